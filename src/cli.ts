@@ -1,0 +1,567 @@
+/**
+ * The program: every command and flag, its help and examples, the one error boundary and
+ * the exit code. Each command's code is imported only when that command runs, so
+ * `--help` and `--version` load nothing but commander.
+ */
+import { createRequire } from 'node:module';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { EconsigError, ExitCode } from './errors.js';
+import { createIo, type Io } from './ui/io.js';
+
+// ---------------------------------------------------------------------------
+// Typed inputs: what each command receives once commander has parsed argv.
+// ---------------------------------------------------------------------------
+
+export interface GlobalOptions {
+  profile: string | undefined;
+  baseUrl: string | undefined;
+  json: boolean;
+  color: boolean;
+  verbose: boolean;
+}
+
+export interface ValidateInput {
+  files: string[];
+  strict: boolean;
+}
+
+export interface SubmitInput {
+  files: string[];
+  wait: boolean;
+  /** Seconds to wait for each result with --wait. */
+  timeout: number | undefined;
+  listen: { host: string; port: number } | undefined;
+  dryRun: boolean;
+  interactive: boolean;
+  save: string | undefined;
+  yes: boolean;
+  concurrency: number;
+  requestTimeout: number | undefined;
+  force: boolean;
+  strict: boolean;
+  report: string | undefined;
+  lang: string | undefined;
+}
+
+export interface WatchInput {
+  port: number | undefined;
+  host: string | undefined;
+  path: string | undefined;
+  secret: string | undefined;
+  forwardTo: string | undefined;
+  contract: string | undefined;
+  timeout: number | undefined;
+}
+
+export interface SandboxInput {
+  port: number;
+  host: string;
+  webhookUrl: string;
+  token: string | undefined;
+  delay: number;
+  secret: string | undefined;
+  rateLimit: number | undefined;
+  proposals: string | undefined;
+  failRate: number;
+  latency: number;
+}
+
+export interface DemoInput {
+  delay: number;
+}
+
+export type AuthInput =
+  | { action: 'login'; withToken: boolean }
+  | { action: 'status' }
+  | { action: 'logout' }
+  | { action: 'token' };
+
+export type ConfigInput =
+  | { action: 'get'; key: string }
+  | { action: 'set'; key: string; value: string }
+  | { action: 'unset'; key: string }
+  | { action: 'list' }
+  | { action: 'path' };
+
+export interface HistoryInput {
+  limit: number;
+  proposal: string | undefined;
+  contract: string | undefined;
+}
+
+export type SchemaInput = Record<string, never>;
+
+export interface CommandInputs {
+  validate: ValidateInput;
+  submit: SubmitInput;
+  watch: WatchInput;
+  sandbox: SandboxInput;
+  demo: DemoInput;
+  auth: AuthInput;
+  config: ConfigInput;
+  history: HistoryInput;
+  schema: SchemaInput;
+}
+export type CommandName = keyof CommandInputs;
+
+/** What every command receives besides its own input. */
+export interface Context {
+  readonly io: Io;
+  readonly env: Record<string, string | undefined>;
+  readonly globals: GlobalOptions;
+  /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly when it fires. */
+  readonly signal: AbortSignal;
+  /** Register a closer (server, agent, journal) that runs however the command ends. */
+  defer(close: () => unknown): void;
+}
+
+/** The contract every `src/commands/<name>.ts` module fulfils. */
+export interface CommandModule<N extends CommandName> {
+  run(input: CommandInputs[N], ctx: Context): Promise<number>;
+}
+
+export type Dispatch = <N extends CommandName>(
+  name: N,
+  input: CommandInputs[N],
+  globals: GlobalOptions,
+) => Promise<number>;
+
+// ---------------------------------------------------------------------------
+// Flag value parsers: each throws commander's InvalidArgumentError (exit 2).
+// ---------------------------------------------------------------------------
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port).');
+  }
+  return port;
+}
+
+export function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new InvalidArgumentError('expected a number of seconds, e.g. 30 or 0.5.');
+  }
+  return seconds;
+}
+
+export function parsePositiveSeconds(value: string): number {
+  const seconds = parseSeconds(value);
+  if (seconds === 0) throw new InvalidArgumentError('expected more than 0 seconds.');
+  return seconds;
+}
+
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) {
+    throw new InvalidArgumentError('expected a whole number of at least 1.');
+  }
+  return n;
+}
+
+export function parseShare(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError('expected a share from 0 to 1, e.g. 0.2 for one request in five.');
+  }
+  return n;
+}
+
+export function parseHostPort(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected host:port, e.g. 127.0.0.1:4020, or a port.');
+  const port = parsePort(match[2] ?? '');
+  const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+export function parseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('expected an http:// or https:// URL.');
+  }
+  return value;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------
+// The program.
+// ---------------------------------------------------------------------------
+
+function readVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../package.json') as { version: string }).version;
+}
+
+/** Build the commander program. `dispatch` receives each command's typed input. */
+export function buildProgram(dispatch: Dispatch): Command {
+  const program = new Command('econsig');
+  const globals = (): GlobalOptions => {
+    const o = program.opts<{ profile?: string; baseUrl?: string; json?: boolean; color: boolean; verbose?: boolean }>();
+    return {
+      profile: o.profile,
+      baseUrl: o.baseUrl,
+      json: o.json === true,
+      color: o.color,
+      verbose: o.verbose === true,
+    };
+  };
+
+  program
+    .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
+    .version(readVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--profile <name>', 'settings profile to use (env ECONSIG_PROFILE)')
+    .addOption(new Option('--base-url <url>', 'service base URL (env ECONSIG_BASE_URL)').argParser(parseUrl))
+    .option('--json', 'machine-readable output: one JSON document on stdout')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--verbose', 'show more detail, and stack traces of errors')
+    .showSuggestionAfterError(true)
+    .enablePositionalOptions(false)
+    .addHelpText(
+      'after',
+      examples(
+        'econsig demo                                   # the whole flow on the built-in sandbox',
+        'econsig validate fixtures/valid                # check files, send nothing',
+        'econsig submit --file proposal.json --wait     # send one and wait for the result',
+        'ECONSIG_TOKEN=... econsig submit p.json --wait --json   # in CI',
+      ) + '\nExit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time.\n',
+    );
+
+  program
+    .command('validate')
+    .description('check submission files locally; sends nothing')
+    .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
+    .option('--strict', 'warnings count as errors')
+    .addHelpText(
+      'after',
+      examples(
+        'econsig validate proposal.json',
+        'econsig validate submissions/ --json',
+        'cat proposal.json | econsig validate -',
+      ),
+    )
+    .action(async (files: string[], o: { strict?: boolean }) => {
+      await dispatch('validate', { files, strict: o.strict === true }, globals());
+    });
+
+  program
+    .command('submit')
+    .description('validate and send submissions; no file on a terminal starts the wizard')
+    .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
+    .option('-f, --file <path>', 'a submission file (may repeat)', collect, [])
+    .option('--wait', 'wait for the approval result of each contract')
+    .option('--timeout <seconds>', 'how long --wait waits (default 120)', parsePositiveSeconds)
+    .option('--listen <host:port>', 'listener that --wait uses (default 127.0.0.1:4020)', parseHostPort)
+    .option('--dry-run', 'validate and print the exact request; send nothing')
+    .option('-i, --interactive', 'build the submission with the wizard')
+    .option('--save <file>', 'wizard: write the built submission to this file')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--concurrency <n>', 'submissions in flight at once', parsePositiveInt, 4)
+    .option('--request-timeout <seconds>', 'limit for one HTTP exchange (default 30)', parsePositiveSeconds)
+    .option('--force', 'send even if the journal shows this proposal still in progress')
+    .option('--strict', 'warnings count as errors')
+    .option('--report <file>', 'write a JUnit XML report of the run')
+    .option('--lang <locale>', 'wizard language: pt-BR or en (default from LANG)')
+    .addHelpText(
+      'after',
+      examples(
+        'econsig submit --file proposal.json --wait',
+        'econsig submit submissions/ --concurrency 8 --report junit.xml',
+        'econsig submit proposal.json --dry-run',
+        'econsig submit                                  # wizard, on a terminal',
+        'ECONSIG_TOKEN=$TOKEN econsig submit p.json --wait --json',
+      ),
+    )
+    .action(async (positional: string[], o: Record<string, unknown>) => {
+      const input: SubmitInput = {
+        files: [...positional, ...((o.file as string[] | undefined) ?? [])],
+        wait: o.wait === true,
+        timeout: o.timeout as number | undefined,
+        listen: o.listen as SubmitInput['listen'],
+        dryRun: o.dryRun === true,
+        interactive: o.interactive === true,
+        save: o.save as string | undefined,
+        yes: o.yes === true,
+        concurrency: o.concurrency as number,
+        requestTimeout: o.requestTimeout as number | undefined,
+        force: o.force === true,
+        strict: o.strict === true,
+        report: o.report as string | undefined,
+        lang: o.lang as string | undefined,
+      };
+      await dispatch('submit', input, globals());
+    });
+
+  program
+    .command('watch')
+    .description('run the local webhook listener and show each approval result as it arrives')
+    .option('--port <n>', 'port to listen on (default 4020; 0 picks a free one)', parsePort)
+    .option('--host <addr>', 'address to bind (default 127.0.0.1)')
+    .option('--path <path>', 'webhook path (default /webhook)')
+    .option('--secret <secret>', 'verify Standard Webhooks signatures (prefer ECONSIG_WEBHOOK_SECRET)')
+    .addOption(new Option('--forward-to <url>', 'relay each delivery to a local app').argParser(parseUrl))
+    .option('--contract <id>', 'exit after this contract\'s result: 0 approved, 8 denied, 9 timeout')
+    .option('--timeout <seconds>', 'with --contract: how long to wait', parsePositiveSeconds)
+    .addHelpText(
+      'after',
+      examples(
+        'econsig watch',
+        'econsig watch --json | jq .outcome',
+        'econsig watch --port 0 --forward-to http://127.0.0.1:3000/hooks',
+        'econsig watch --contract 0b6c... --timeout 60',
+      ),
+    )
+    .action(async (o: Partial<WatchInput>) => {
+      const input: WatchInput = {
+        port: o.port,
+        host: o.host,
+        path: o.path,
+        secret: o.secret,
+        forwardTo: o.forwardTo,
+        contract: o.contract,
+        timeout: o.timeout,
+      };
+      await dispatch('watch', input, globals());
+    });
+
+  program
+    .command('sandbox')
+    .description('run the local simulator of the service')
+    .option('--port <n>', 'port (0 picks a free one)', parsePort, 4010)
+    .option('--host <addr>', 'address to bind', '127.0.0.1')
+    .addOption(
+      new Option('--webhook-url <url>', 'where result webhooks are sent')
+        .argParser(parseUrl)
+        .default('http://127.0.0.1:4020/webhook'),
+    )
+    .option('--token <token>', 'the token it accepts (default: a fresh one, printed at start)')
+    .option('--delay <seconds>', 'time a contract stays in progress before its result', parseSeconds, 3)
+    .option('--secret <secret>', 'sign webhooks (Standard Webhooks, whsec_...)')
+    .option('--rate-limit <n>', 'requests per second before 429', parsePositiveInt)
+    .option('--proposals <file>', 'catalogue of proposals, workers and Pix keys to load')
+    .option('--fail-rate <share>', 'chaos: answer this share of requests with 500', parseShare, 0)
+    .option('--latency <ms>', 'chaos: add this many milliseconds to every answer', (v) => parseSeconds(v), 0)
+    .addHelpText(
+      'after',
+      examples(
+        'econsig sandbox',
+        'econsig sandbox --port 0 --delay 1 --json',
+        'econsig sandbox --rate-limit 5 --fail-rate 0.1 --latency 200',
+      ),
+    )
+    .action(async (o: SandboxInput) => {
+      await dispatch('sandbox', { ...o }, globals());
+    });
+
+  program
+    .command('demo')
+    .description('run the whole flow against the built-in sandbox, in a few seconds')
+    .option('--delay <seconds>', 'sandbox processing time', parseSeconds, 1)
+    .addHelpText('after', examples('econsig demo', 'econsig demo --json'))
+    .action(async (o: DemoInput) => {
+      await dispatch('demo', { delay: o.delay }, globals());
+    });
+
+  const auth = program.command('auth').description('store, show, remove or print the bearer token');
+  auth
+    .command('login')
+    .description('store a token (masked prompt, or --with-token from stdin)')
+    .option('--with-token', 'read the token from standard input')
+    .addHelpText('after', examples('econsig auth login', 'echo "$TOKEN" | econsig auth login --with-token --profile homolog'))
+    .action(async (o: { withToken?: boolean }) => {
+      await dispatch('auth', { action: 'login', withToken: o.withToken === true }, globals());
+    });
+  auth
+    .command('status')
+    .description('show the token in use (masked), where it comes from, and its expiry')
+    .action(async () => {
+      await dispatch('auth', { action: 'status' }, globals());
+    });
+  auth
+    .command('logout')
+    .description('remove the stored token')
+    .action(async () => {
+      await dispatch('auth', { action: 'logout' }, globals());
+    });
+  auth
+    .command('token')
+    .description('print the token in use (for scripts)')
+    .action(async () => {
+      await dispatch('auth', { action: 'token' }, globals());
+    });
+
+  const config = program
+    .command('config')
+    .description('settings per profile: base-url, webhook.port, webhook.secret, request-timeout, wait-timeout, ...')
+    .addHelpText(
+      'after',
+      examples(
+        'econsig config set base-url https://homolog.example.com --profile homolog',
+        'econsig config get request-timeout',
+        'econsig config list --json',
+      ),
+    );
+  config
+    .command('get')
+    .argument('<key>')
+    .description('print one setting')
+    .action(async (key: string) => {
+      await dispatch('config', { action: 'get', key }, globals());
+    });
+  config
+    .command('set')
+    .argument('<key>')
+    .argument('<value>')
+    .description('change one setting')
+    .action(async (key: string, value: string) => {
+      await dispatch('config', { action: 'set', key, value }, globals());
+    });
+  config
+    .command('unset')
+    .argument('<key>')
+    .description('go back to the default of one setting')
+    .action(async (key: string) => {
+      await dispatch('config', { action: 'unset', key }, globals());
+    });
+  config
+    .command('list')
+    .description('every setting of the profile and where it comes from')
+    .action(async () => {
+      await dispatch('config', { action: 'list' }, globals());
+    });
+  config
+    .command('path')
+    .description('where settings, token and journal are kept')
+    .action(async () => {
+      await dispatch('config', { action: 'path' }, globals());
+    });
+
+  program
+    .command('history')
+    .description('the local journal: every submission, its answer and its result')
+    .option('--limit <n>', 'newest entries to show', parsePositiveInt, 20)
+    .option('--proposal <id>', 'only this idProposta')
+    .option('--contract <id>', 'only this idContrato')
+    .addHelpText('after', examples('econsig history', 'econsig history --proposal PROP-1001 --json'))
+    .action(async (o: { limit: number; proposal?: string; contract?: string }) => {
+      await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract }, globals());
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of a submission file')
+    .addHelpText('after', examples('econsig schema > submission.schema.json'))
+    .action(async () => {
+      await dispatch('schema', {}, globals());
+    });
+
+  return program;
+}
+
+// ---------------------------------------------------------------------------
+// Running: lazy command import, signals, the one error boundary.
+// ---------------------------------------------------------------------------
+
+const commandFiles: Record<CommandName, string> = {
+  validate: './commands/validate.js',
+  submit: './commands/submit.js',
+  watch: './commands/watch.js',
+  sandbox: './commands/sandbox.js',
+  demo: './commands/demo.js',
+  auth: './commands/auth.js',
+  config: './commands/config.js',
+  history: './commands/history.js',
+  schema: './commands/schema.js',
+};
+
+export interface MainOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: Io['stdin'];
+  stdout?: Io['stdout'];
+  stderr?: Io['stderr'];
+}
+
+/** Run econsig with `argv` (as process.argv) and return the exit code. Never throws. */
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const streams = {
+    stdin: options.stdin ?? process.stdin,
+    stdout: options.stdout ?? process.stdout,
+    stderr: options.stderr ?? process.stderr,
+  };
+  const closers: Array<() => unknown> = [];
+  const abort = new AbortController();
+  let io = createIo({ env, ...streams });
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupts += 1;
+    // A second Ctrl-C means "now": the journal is written before every send, so
+    // nothing is lost by leaving at once.
+    if (interrupts > 1) process.exit(130);
+    abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.usage }));
+  };
+
+  // commander actions cannot return a value: the running command's exit code lands here.
+  let result: number = ExitCode.ok;
+  const dispatch: Dispatch = async (name, input, globals) => {
+    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const mod = (await import(commandFiles[name])) as CommandModule<typeof name>;
+    const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
+    result = await mod.run(input, ctx);
+    return result;
+  };
+
+  const program = buildProgram(dispatch);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => streams.stdout.write(text),
+    writeErr: (text) => streams.stderr.write(text),
+  });
+
+  try {
+    if (argv.length <= 2) {
+      program.outputHelp({ error: true });
+      return ExitCode.usage;
+    }
+    await program.parseAsync(argv);
+    return result;
+  } catch (error) {
+    return await renderFailure(error, io);
+  } finally {
+    for (const close of closers.reverse()) {
+      try {
+        await close();
+      } catch {
+        // Closing is best effort; the command's own result stands.
+      }
+    }
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** The one error boundary: message, cause and hint once; a stack only with --verbose. */
+async function renderFailure(error: unknown, io: Io): Promise<number> {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; every other commander error is a usage error (2), not 1.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  const { renderError } = await import('./ui/errors.js');
+  return renderError(error, io);
+}

@@ -1,0 +1,43 @@
+import { ExitCode } from '../errors.js';
+
+/**
+ * The `outcome` strings of the submit `--json` contract and the exit code each one
+ * gives. This table is the only place that mapping exists.
+ */
+export const outcomeExitCodes = {
+  invalid: ExitCode.invalid,
+  accepted: ExitCode.ok,
+  approved: ExitCode.ok,
+  denied: ExitCode.denied,
+  timeout: ExitCode.timeout,
+  not_found: ExitCode.notFound,
+  rejected: ExitCode.rejected,
+  unauthorized: ExitCode.auth,
+  rate_limited: ExitCode.rateLimited,
+  unavailable: ExitCode.unavailable,
+  // Sent, but no answer came: the contract may exist. Same code as an outage.
+  unknown: ExitCode.unavailable,
+  // Refused by the local in-progress guard (cli-contract.md: exit 5).
+  skipped: ExitCode.rejected,
+} as const satisfies Record<string, ExitCode>;
+
+export type Outcome = keyof typeof outcomeExitCodes;
+
+export const outcomes = Object.keys(outcomeExitCodes) as Outcome[];
+
+/** The exit code of one outcome. */
+export function exitCodeFor(outcome: Outcome): ExitCode {
+  return outcomeExitCodes[outcome];
+}
+
+/**
+ * The exit code of a batch: 0 when every item succeeded, otherwise the code of the
+ * first item, in input order, that did not (cli-contract.md, "Exit codes").
+ */
+export function batchExitCode(outcomesInOrder: readonly Outcome[]): ExitCode {
+  for (const outcome of outcomesInOrder) {
+    const code = exitCodeFor(outcome);
+    if (code !== ExitCode.ok) return code;
+  }
+  return ExitCode.ok;
+}

@@ -1,0 +1,61 @@
+/**
+ * The exit codes of cli-contract.md ("Exit codes"). Only cli.ts turns them into a
+ * process exit; everything else throws an EconsigError carrying one.
+ */
+export const ExitCode = {
+  ok: 0,
+  invalid: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rejected: 5,
+  rateLimited: 6,
+  unavailable: 7,
+  denied: 8,
+  timeout: 9,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface EconsigErrorOptions {
+  exitCode: ExitCode;
+  /** What the operator should do next. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** An error meant for an operator: a message, an exit code and a hint. */
+export class EconsigError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: EconsigErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'EconsigError';
+    this.exitCode = options.exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags, missing arguments, unreadable files, a prompt needed where none is allowed. */
+export class UsageError extends EconsigError {
+  constructor(message: string, hint?: string, cause?: unknown) {
+    super(message, { exitCode: ExitCode.usage, hint, cause });
+    this.name = 'UsageError';
+  }
+}
+
+/** No token, or the service said 401. */
+export class AuthError extends EconsigError {
+  constructor(message: string, hint?: string, cause?: unknown) {
+    super(message, { exitCode: ExitCode.auth, hint, cause });
+    this.name = 'AuthError';
+  }
+}
+
+/** The operator pressed Ctrl-C at a prompt. */
+export class CancelledError extends EconsigError {
+  constructor(message = 'Cancelled.') {
+    super(message, { exitCode: ExitCode.usage });
+    this.name = 'CancelledError';
+  }
+}

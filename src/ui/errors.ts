@@ -1,0 +1,43 @@
+import { EconsigError } from '../errors.js';
+import type { Io } from './io.js';
+import { createTheme } from './theme.js';
+
+/** Exit code for a bug in econsig itself: not part of the contract's 0-9. */
+export const INTERNAL_ERROR_EXIT = 70;
+
+function describeCause(cause: unknown): string | undefined {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? `${cause.message} (${code})` : cause.message;
+  }
+  return cause === undefined ? undefined : String(cause);
+}
+
+/**
+ * Render a failure once, for people on stderr and, with --json, as one JSON document on
+ * stdout. Returns the exit code. A stack trace appears only with --verbose.
+ */
+export function renderError(error: unknown, io: Io): number {
+  const theme = createTheme(io);
+  const known = error instanceof EconsigError;
+  const exitCode = known ? error.exitCode : INTERNAL_ERROR_EXIT;
+  const message = known
+    ? error.message
+    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const cause = known ? describeCause(error.cause) : undefined;
+  const hint = known
+    ? error.hint
+    : 'This is a bug in econsig. Run again with --verbose and report the output.';
+
+  const lines = [`${theme.error('error:')} ${message}`];
+  if (cause && !message.includes(cause)) lines.push(`  ${theme.muted('cause:')} ${cause}`);
+  if (hint) lines.push(`  ${theme.info('hint:')} ${hint}`);
+  if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));
+  io.stderr.write(`${lines.join('\n')}\n`);
+
+  if (io.json) {
+    const doc = { ok: false, error: { message, cause: cause ?? null, hint: hint ?? null, exitCode } };
+    io.stdout.write(`${JSON.stringify(doc)}\n`);
+  }
+  return exitCode;
+}
