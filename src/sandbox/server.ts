@@ -1,0 +1,348 @@
+/**
+ * The sandbox: a local HTTP simulator of the contract submission service (service-api.md),
+ * importable so tests and `demo` run it in-process on port 0.
+ */
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EconsigError, ExitCode, UsageError } from '../errors.js';
+import { signWebhook } from '../webhook/verify.js';
+import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
+import {
+  createRateLimiter,
+  decideSubmission,
+  retryAfterSeconds,
+  toServiceErros,
+  type RecordedBankData,
+  type ServiceErro,
+  type SubmissionCore,
+  type WebhookRetryPolicy,
+} from './rules.js';
+import { createWebhookSender, type WebhookLogEntry } from './webhook-sender.js';
+
+export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What validates a submission: the lead's validateSubmission, or a stand-in in tests. */
+export type SubmissionValidator = (
+  input: unknown,
+  now: Date,
+) => { value?: SubmissionCore; errors: { path: string; message: string }[] };
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** The bearer token accepted; default a fresh `sbx_...`. */
+  token?: string;
+  /** Where result webhooks go; none are sent when absent. */
+  webhookUrl?: string;
+  /** How long each contract stays in progress before its result. */
+  delayMs?: number;
+  /** Standard Webhooks secret (`whsec_...`): deliveries are signed when given. */
+  secret?: string;
+  /** Requests per second before 429. */
+  rateLimit?: number;
+  /** A catalogue, or the path of one; default the bundled fixtures/sandbox/catalogue.json. */
+  catalogue?: Catalogue | string;
+  /** Chaos: share (0..1) of requests answered 500. */
+  failRate?: number;
+  /** Chaos: milliseconds added before every answer. */
+  latencyMs?: number;
+  random?: () => number;
+  now?: () => Date;
+  onLog?: (entry: SandboxLogEntry) => void;
+  webhookRetry?: WebhookRetryPolicy;
+  /** Per webhook attempt limit. */
+  webhookTimeoutMs?: number;
+  validate?: SubmissionValidator;
+}
+
+export interface RequestLogEntry {
+  event: 'request';
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  idProposta?: string;
+  idContrato?: string;
+  codes?: string[];
+  /** The bank data the contract recorded (the Pix key's, when a linked key was sent). */
+  contaBancaria?: RecordedBankData;
+  pixReplaced?: boolean;
+  retryAfter?: number;
+}
+export type { WebhookLogEntry };
+export type SandboxLogEntry = RequestLogEntry | WebhookLogEntry;
+
+export type WebhookState = 'none' | 'scheduled' | 'sending' | 'delivered' | 'failed' | 'cancelled';
+
+export interface SandboxContract {
+  idContrato: string;
+  idProposta: string;
+  workerCpf: string;
+  status: 'APROVADO' | 'REPROVADO';
+  motivo: string | null;
+  contaBancaria: RecordedBankData;
+  pixReplaced: boolean;
+  createdAt: string;
+  /** Set when the delay ends: the worker may then submit again. */
+  finishedAt: string | null;
+  webhook: WebhookState;
+  webhookAttempts: number;
+}
+
+export interface Sandbox {
+  /** Base URL, no trailing slash. */
+  readonly url: string;
+  readonly token: string;
+  readonly port: number;
+  readonly webhookUrl: string | undefined;
+  /** Stop accepting, cancel timers and deliveries; report results not delivered. */
+  close(): Promise<{ pendingWebhooks: number; pending: string[] }>;
+  contracts(): SandboxContract[];
+}
+
+/** Start the sandbox. Rejects with an EconsigError (exit 2) when the port cannot be bound. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? (() => new Date());
+  const delayMs = options.delayMs ?? 3000;
+  const failRate = options.failRate ?? 0;
+  const latencyMs = options.latencyMs ?? 0;
+  const log = options.onLog ?? (() => undefined);
+  const catalogue = indexCatalogue(
+    options.catalogue === undefined || typeof options.catalogue === 'string'
+      ? loadCatalogue(options.catalogue)
+      : parseCatalogue(options.catalogue, '(in memory)'),
+  );
+  if (options.secret !== undefined) {
+    try {
+      signWebhook(options.secret, 'msg_check', 0, '');
+    } catch (error) {
+      throw new UsageError('The webhook secret cannot be used.', 'Give a secret like whsec_<base64>, e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw.', error);
+    }
+  }
+  if (options.webhookUrl !== undefined && !/^https?:\/\//.test(options.webhookUrl)) {
+    throw new UsageError(`Webhook URL ${options.webhookUrl} is not an http(s) URL.`);
+  }
+  const validate = options.validate ?? (await loadValidator());
+  const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+
+  const contracts = new Map<string, SandboxContract>();
+  const inProgress = new Map<string, string>(); // worker CPF → idContrato
+  const timers = new Set<NodeJS.Timeout>();
+  const sender = createWebhookSender({
+    url: options.webhookUrl,
+    secret: options.secret,
+    retry: options.webhookRetry,
+    timeoutMs: options.webhookTimeoutMs ?? 5000,
+    random,
+    now,
+    log,
+    onState: (idContrato, state, attempts) => {
+      const contract = contracts.get(idContrato);
+      if (contract) Object.assign(contract, { webhook: state, webhookAttempts: attempts });
+    },
+  });
+
+  // service-api.md 1: one contract in progress per worker. It is finished when the delay
+  // ends, whatever happens to the webhook, so "in progress for --delay seconds" holds exactly.
+  const finish = (contract: SandboxContract): void => {
+    contract.finishedAt = now().toISOString();
+    if (inProgress.get(contract.workerCpf) === contract.idContrato) inProgress.delete(contract.workerCpf);
+    sender.deliver({
+      evento: 'RESULTADO_PROPOSTA',
+      idContrato: contract.idContrato,
+      idProposta: contract.idProposta,
+      status: contract.status,
+      motivo: contract.motivo,
+      dataHora: contract.finishedAt,
+      contaBancaria: contract.contaBancaria,
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const entry: RequestLogEntry = { event: 'request', time: now().toISOString(), method: req.method ?? '', path, status: 0, durationMs: 0 };
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+      res.end(text);
+      entry.status = status;
+      entry.durationMs = Math.round(performance.now() - started);
+      const erros = (body as { erros?: ServiceErro[] }).erros;
+      if (erros && erros.length > 0) entry.codes = erros.map((e) => e.codigo);
+      log(entry);
+    };
+    const reject = (status: number, codigo: string, msg: string, headers?: Record<string, string>): void =>
+      answer(status, { erros: [{ codigo, msg }] }, headers);
+
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (path !== CONTRACTS_PATH) return reject(404, 'SVC_R00404', `Recurso ${path} não existe; use POST ${CONTRACTS_PATH}.`);
+    if (req.method !== 'POST') return reject(405, 'SVC_R00405', `Método ${req.method} não permitido; use POST.`, { allow: 'POST' });
+    if (limiter) {
+      const taken = limiter.take(performance.now());
+      if (!taken.ok) {
+        entry.retryAfter = retryAfterSeconds(taken.retryAfterMs);
+        return reject(429, 'SVC_R00429', 'Limite de requisições atingido.', { 'retry-after': String(entry.retryAfter) });
+      }
+    }
+    if (failRate > 0 && random() < failRate) return answer(500, { code: 500, message: 'Falha simulada pelo sandbox (--fail-rate).' });
+    // service-api.md 5: 401 comes from the authentication interface, shaped {code, message}.
+    const auth = req.headers.authorization;
+    if (auth === undefined) return answer(401, { code: 401, message: '' });
+    if (!sameToken(auth, `Bearer ${token}`)) return answer(401, { code: 401, message: 'Token inválido ou expirado.' });
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return reject(415, 'SVC_R00415', `Content-Type ${req.headers['content-type'] ?? '(none)'} não suportado; use application/json.`);
+    }
+    const body = await readBody(req);
+    if (body === 'too-large') return reject(413, 'SVC_R00413', 'Corpo acima de 1 MiB.', { connection: 'close' });
+    let data: unknown;
+    try {
+      data = JSON.parse(body.toString('utf8'));
+    } catch {
+      return reject(400, 'SVC_R00400', 'O corpo da requisição não é um JSON válido.');
+    }
+    if (typeof data === 'object' && data !== null && typeof (data as { idProposta?: unknown }).idProposta === 'string') {
+      entry.idProposta = (data as { idProposta: string }).idProposta;
+    }
+    const checked = validate(data, now());
+    if (checked.errors.length > 0 || checked.value === undefined) return answer(422, { erros: toServiceErros(checked.errors) });
+    const decision = decideSubmission(checked.value, catalogue, (cpf) => inProgress.get(cpf));
+    if (decision.kind === 'not_found') return answer(404, { erros: decision.erros });
+    if (decision.kind === 'rejected') return answer(422, { erros: decision.erros });
+
+    const contract: SandboxContract = {
+      idContrato: randomUUID(),
+      idProposta: decision.proposal.idProposta,
+      workerCpf: decision.proposal.workerCpf,
+      status: decision.proposal.outcome === 'approved' ? 'APROVADO' : 'REPROVADO',
+      motivo: decision.proposal.outcome === 'denied' ? (decision.proposal.reason ?? null) : null,
+      contaBancaria: decision.contaBancaria,
+      pixReplaced: decision.pixReplaced,
+      createdAt: now().toISOString(),
+      finishedAt: null,
+      webhook: options.webhookUrl === undefined ? 'none' : 'scheduled',
+      webhookAttempts: 0,
+    };
+    contracts.set(contract.idContrato, contract);
+    inProgress.set(contract.workerCpf, contract.idContrato);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      finish(contract);
+    }, delayMs);
+    timers.add(timer);
+    Object.assign(entry, { idContrato: contract.idContrato, contaBancaria: contract.contaBancaria, pixReplaced: contract.pixReplaced });
+    answer(202, { idContrato: contract.idContrato, erros: [] });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 500, message: `Erro interno do sandbox: ${error instanceof Error ? error.message : String(error)}` }));
+      }
+    });
+  });
+  const port = await listen(server, options.port ?? 4010, host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<{ pendingWebhooks: number; pending: string[] }> | undefined;
+  const close = (): Promise<{ pendingWebhooks: number; pending: string[] }> => {
+    closing ??= (async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const pending = [...contracts.values()]
+        .filter((c) => c.webhook === 'scheduled' || c.webhook === 'sending')
+        .map((c) => c.idContrato);
+      for (const id of pending) {
+        const contract = contracts.get(id);
+        if (contract) contract.webhook = 'cancelled';
+      }
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([stopped, sender.close()]);
+      return { pendingWebhooks: pending.length, pending };
+    })();
+    return closing;
+  };
+
+  return {
+    url,
+    token,
+    port,
+    webhookUrl: options.webhookUrl,
+    close,
+    contracts: () => [...contracts.values()].map((c) => ({ ...c })),
+  };
+}
+
+async function loadValidator(): Promise<SubmissionValidator> {
+  const { validateSubmission } = await import('../domain/validate.js');
+  // The sandbox plays the strict service: no normalisation, warnings ignored.
+  return (input, now) => validateSubmission(input, { now, normalize: false });
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      req.resume();
+      resolve('too-large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use`
+          : error.code === 'EACCES'
+            ? `no permission to bind port ${port} on ${host}`
+            : error.message;
+      reject(
+        new EconsigError(`Cannot start the sandbox: ${reason}.`, {
+          exitCode: ExitCode.usage,
+          hint: 'Pick another port with --port, or --port 0 for a free one.',
+          cause: error,
+        }),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

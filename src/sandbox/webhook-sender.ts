@@ -1,0 +1,142 @@
+/**
+ * Delivers result webhooks: signed per Standard Webhooks when a secret is given, retried
+ * with exponential backoff and jitter while the listener is down or answers non-2xx.
+ */
+import { Agent, request } from 'undici';
+import { signWebhook } from '../webhook/verify.js';
+import { defaultWebhookRetry, webhookRetryDelayMs, type RecordedBankData, type WebhookRetryPolicy } from './rules.js';
+
+/** The result event (cli-contract.md "Sandbox"), plus the bank data the contract recorded. */
+export interface ResultPayload {
+  evento: 'RESULTADO_PROPOSTA';
+  idContrato: string;
+  idProposta: string;
+  status: 'APROVADO' | 'REPROVADO';
+  motivo: string | null;
+  dataHora: string;
+  contaBancaria: RecordedBankData;
+}
+
+export interface WebhookLogEntry {
+  event: 'webhook';
+  time: string;
+  webhookId: string;
+  idContrato: string;
+  idProposta: string;
+  status: 'APROVADO' | 'REPROVADO';
+  url: string;
+  attempt: number;
+  tries: number;
+  /** HTTP status of the listener's answer, when one came. */
+  httpStatus?: number;
+  error?: string;
+  delivered: boolean;
+  /** Wait before the next attempt; absent when delivered or when the tries are spent. */
+  nextRetryMs?: number;
+  gaveUp?: boolean;
+  durationMs: number;
+}
+
+export type DeliveryState = 'sending' | 'delivered' | 'failed' | 'scheduled';
+
+export interface WebhookSenderOptions {
+  url: string | undefined;
+  secret: string | undefined;
+  retry: WebhookRetryPolicy | undefined;
+  timeoutMs: number;
+  random: () => number;
+  now: () => Date;
+  log: (entry: WebhookLogEntry) => void;
+  onState: (idContrato: string, state: DeliveryState, attempts: number) => void;
+}
+
+export interface WebhookSender {
+  deliver(payload: ResultPayload): void;
+  close(): Promise<void>;
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const policy = { ...defaultWebhookRetry, ...options.retry };
+  const agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 1000 });
+  const timers = new Set<NodeJS.Timeout>();
+  const aborter = new AbortController();
+  let closed = false;
+
+  const attempt = async (payload: ResultPayload, url: string, webhookId: string, n: number): Promise<void> => {
+    if (closed) return;
+    options.onState(payload.idContrato, 'sending', n);
+    const body = JSON.stringify(payload);
+    const timestamp = Math.floor(options.now().getTime() / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'econsig-sandbox',
+      'webhook-id': webhookId,
+      'webhook-timestamp': String(timestamp),
+    };
+    if (options.secret !== undefined) headers['webhook-signature'] = signWebhook(options.secret, webhookId, timestamp, body);
+    const started = performance.now();
+    let httpStatus: number | undefined;
+    let error: string | undefined;
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: agent,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        signal: aborter.signal,
+      });
+      httpStatus = res.statusCode;
+      await res.body.dump();
+    } catch (caught) {
+      if (closed) return;
+      const code = (caught as { code?: unknown }).code;
+      error = typeof code === 'string' ? code : caught instanceof Error ? caught.message : String(caught);
+    }
+    if (closed) return;
+    const delivered = httpStatus !== undefined && httpStatus >= 200 && httpStatus < 300;
+    const more = !delivered && n < policy.tries;
+    const nextRetryMs = more ? webhookRetryDelayMs(n, policy, options.random) : undefined;
+    options.log({
+      event: 'webhook',
+      time: options.now().toISOString(),
+      webhookId,
+      idContrato: payload.idContrato,
+      idProposta: payload.idProposta,
+      status: payload.status,
+      url,
+      attempt: n,
+      tries: policy.tries,
+      ...(httpStatus === undefined ? {} : { httpStatus }),
+      ...(error === undefined ? {} : { error }),
+      delivered,
+      ...(nextRetryMs === undefined ? {} : { nextRetryMs }),
+      ...(!delivered && !more ? { gaveUp: true } : {}),
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (delivered) return options.onState(payload.idContrato, 'delivered', n);
+    if (!more) return options.onState(payload.idContrato, 'failed', n);
+    options.onState(payload.idContrato, 'scheduled', n);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void attempt(payload, url, webhookId, n + 1);
+    }, nextRetryMs);
+    timers.add(timer);
+  };
+
+  return {
+    deliver(payload) {
+      if (closed || options.url === undefined) return;
+      // Standard Webhooks: the id is the idempotency key, the same on every retry of one result.
+      void attempt(payload, options.url, `msg_${payload.idContrato.replace(/-/g, '')}`, 1);
+    },
+    async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      aborter.abort();
+      await agent.destroy().catch(() => undefined);
+    },
+  };
+}
