@@ -1,0 +1,61 @@
+/**
+ * ECONSIG_HOME: the one folder for settings, token and journal (cli-contract.md
+ * "Environment"). It holds a bearer token, so it is kept 0700 (peer-clis.md §2.4).
+ */
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+export const HOME_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+export interface HomePaths {
+  home: string;
+  /** conf's settings-and-token file. */
+  config: string;
+  /** Append-only JSONL journal (written by store/journal.ts). */
+  journal: string;
+}
+
+/**
+ * The econsig home: ECONSIG_HOME, else `$XDG_CONFIG_HOME/econsig`, else `~/.config/econsig`.
+ * A relative XDG_CONFIG_HOME is ignored, as the XDG spec says.
+ */
+export function resolveHome(env: Record<string, string | undefined>, userHome: string = homedir()): string {
+  const explicit = env.ECONSIG_HOME;
+  if (explicit !== undefined && explicit.trim() !== '') return resolve(explicit);
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'econsig');
+  return join(userHome, '.config', 'econsig');
+}
+
+export function homePaths(home: string): HomePaths {
+  return { home, config: join(home, 'config.json'), journal: join(home, 'journal.jsonl') };
+}
+
+/**
+ * Create the home 0700, or tighten an existing one that group or others can read
+ * (as stripe-cli PR #226 does for old files). A folder we do not own is left alone.
+ */
+export async function ensureHome(home: string): Promise<void> {
+  await mkdir(home, { recursive: true, mode: HOME_MODE });
+  await tightenMode(home, HOME_MODE);
+}
+
+/** chmod `path` to `mode` when it grants anything to group or others; no-op when missing. */
+export async function tightenMode(path: string, mode: number): Promise<void> {
+  let current: number;
+  try {
+    current = (await stat(path)).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if ((current & 0o077) === 0) return;
+  try {
+    await chmod(path, mode);
+  } catch (error) {
+    // Someone else's folder (e.g. a shared ECONSIG_HOME): use it as it is.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The settings a profile can hold: their names, defaults, validation and masking.
+ * Pure: no file, env or clock access, so every rule has a one-line test.
+ */
+import { UsageError } from '../errors.js';
+
+/** The built-in sandbox, so a new user has a working setup (task: default profile). */
+export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_PROFILE = 'default';
+
+/** Every effective setting, typed. Keys are the names `econsig config` uses. */
+export interface Settings {
+  'base-url': string | undefined;
+  'webhook.port': number;
+  'webhook.host': string;
+  'webhook.path': string;
+  'webhook.secret': string | undefined;
+  'request-timeout': number;
+  'wait-timeout': number;
+  concurrency: number;
+  'webhook.id-field': string | undefined;
+  'webhook.status-field': string | undefined;
+}
+export type SettingKey = keyof Settings;
+export type SettingValue = Settings[SettingKey];
+
+interface SettingSpec {
+  /** What `config set` accepts, shown in every error about this key. */
+  example: string;
+  description: string;
+  secret: boolean;
+  /** Parse and check a value; returns an error message (without the key) when bad. */
+  parse(raw: string): { value: string | number } | { error: string };
+}
+
+function parseNumber(raw: string, min: number, max: number, integer: boolean, what: string) {
+  const text = raw.trim();
+  const n = Number(text);
+  const ok = text !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+  return ok ? { value: n } : { error: `expected ${what}` };
+}
+
+function parseHttpUrl(raw: string) {
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { value: raw.trim().replace(/\/+$/, '') };
+  } catch {
+    // fall through to the message below
+  }
+  return { error: 'expected an absolute http:// or https:// URL' };
+}
+
+function parseDottedPath(raw: string) {
+  const text = raw.trim();
+  return /^[\w$-]+(\.[\w$-]+)*$/.test(text)
+    ? { value: text }
+    : { error: 'expected a dotted path to a field of the payload' };
+}
+
+const specs: Record<SettingKey, SettingSpec> = {
+  'base-url': {
+    example: 'https://homolog.example.com',
+    description: 'service base URL',
+    secret: false,
+    parse: parseHttpUrl,
+  },
+  'webhook.port': {
+    example: '4020',
+    description: 'port of the webhook listener (0 picks a free one)',
+    secret: false,
+    parse: (raw) => parseNumber(raw, 0, 65535, true, 'a port number from 0 to 65535'),
+  },
+  'webhook.host': {
+    example: '127.0.0.1',
+    description: 'address the webhook listener binds',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim();
+      return /^[\w.:[\]-]+$/.test(text) && !text.includes('://')
+        ? { value: text.replace(/^\[|\]$/g, '') }
+        : { error: 'expected a host name or IP address, without scheme or port' };
+    },
+  },
+  'webhook.path': {
+    example: '/webhook',
+    description: 'path the webhook listener answers on',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim();
+      return /^\/[^\s?#]*$/.test(text) ? { value: text } : { error: 'expected a path starting with /' };
+    },
+  },
+  'webhook.secret': {
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Standard Webhooks secret to verify signatures',
+    secret: true,
+    parse: (raw) => {
+      const text = raw.trim();
+      return text !== '' && !/\s/.test(text) ? { value: text } : { error: 'expected a non-empty secret without spaces' };
+    },
+  },
+  'request-timeout': {
+    example: '30',
+    description: 'seconds allowed for one HTTP exchange',
+    secret: false,
+    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 3600, false, 'a number of seconds above 0, at most 3600'),
+  },
+  'wait-timeout': {
+    example: '120',
+    description: 'seconds submit --wait waits for a result',
+    secret: false,
+    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 86400, false, 'a number of seconds above 0, at most 86400'),
+  },
+  concurrency: {
+    example: '4',
+    description: 'submissions in flight at once',
+    secret: false,
+    parse: (raw) => parseNumber(raw, 1, 256, true, 'a whole number from 1 to 256'),
+  },
+  'webhook.id-field': {
+    example: 'data.contrato.id',
+    description: 'where the contract id sits in a webhook payload (optional)',
+    secret: false,
+    parse: parseDottedPath,
+  },
+  'webhook.status-field': {
+    example: 'data.situacao',
+    description: 'where the status sits in a webhook payload (optional)',
+    secret: false,
+    parse: parseDottedPath,
+  },
+};
+
+export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
+
+/** Defaults for a profile; only the default profile points at the sandbox. */
+export function defaultSettings(profile: string): Settings {
+  return {
+    'base-url': profile === DEFAULT_PROFILE ? SANDBOX_BASE_URL : undefined,
+    'webhook.port': 4020,
+    'webhook.host': '127.0.0.1',
+    'webhook.path': '/webhook',
+    'webhook.secret': undefined,
+    'request-timeout': 30,
+    'wait-timeout': 120,
+    concurrency: 4,
+    'webhook.id-field': undefined,
+    'webhook.status-field': undefined,
+  };
+}
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(specs, key);
+}
+
+export function isSecretKey(key: SettingKey): boolean {
+  return specs[key].secret;
+}
+
+export function describeKey(key: SettingKey): string {
+  return specs[key].description;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The known key closest to `key`, when it is a plausible typo. */
+export function suggestKey(key: string): SettingKey | undefined {
+  const lower = key.toLowerCase().replace(/_/g, '-');
+  let best: { key: SettingKey; distance: number } | undefined;
+  for (const candidate of SETTING_KEYS) {
+    const distance = candidate.endsWith(`.${lower}`) ? 1 : editDistance(lower, candidate);
+    if (!best || distance < best.distance) best = { key: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.key : undefined;
+}
+
+/** Check a key name; throws UsageError listing the known keys, with "did you mean". */
+export function assertSettingKey(key: string): SettingKey {
+  if (isSettingKey(key)) return key;
+  const suggestion = suggestKey(key);
+  const didYouMean = suggestion ? ` Did you mean "${suggestion}"?` : '';
+  throw new UsageError(
+    `Unknown setting "${key}".${didYouMean}`,
+    `Known settings: ${SETTING_KEYS.join(', ')}.`,
+  );
+}
+
+/**
+ * Parse a raw value for `key`. `origin` names where it came from (e.g. "ECONSIG_BASE_URL")
+ * so the message points at the right place. Throws UsageError naming the key and an example.
+ */
+export function parseSettingValue(key: SettingKey, raw: string, origin?: string): string | number {
+  const result = specs[key].parse(raw);
+  if ('value' in result) return result.value;
+  const where = origin ? ` (from ${origin})` : '';
+  // The value itself is left out of the message for secrets: it must never be printed.
+  const shown = specs[key].secret ? '' : ` "${raw}"`;
+  throw new UsageError(
+    `Invalid value${shown} for ${key}${where}: ${result.error}.`,
+    `Example: econsig config set ${key} ${specs[key].example}`,
+  );
+}
+
+/**
+ * Mask a token or secret: "****" plus at most the last 4 characters, and none at all
+ * for values shorter than 12 characters (too little would be left hidden).
+ */
+export function maskSecret(value: string): string {
+  return value.length < 12 ? '****' : `****${value.slice(-4)}`;
+}
+
+/** The printable form of a setting value: secrets masked, unset values as undefined. */
+export function displayValue(key: SettingKey, value: SettingValue): string | number | undefined {
+  if (value === undefined) return undefined;
+  return isSecretKey(key) ? maskSecret(String(value)) : value;
+}
+
+/** Profile names become object keys in the store, so keep them plain. */
+export function assertProfileName(name: string, origin: string): string {
+  if (/^[A-Za-z0-9][\w.-]{0,63}$/.test(name)) return name;
+  throw new UsageError(
+    `Invalid profile name "${name}" (from ${origin}).`,
+    'Use letters, digits, ".", "_" or "-", e.g. --profile homolog.',
+  );
+}

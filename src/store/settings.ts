@@ -1,0 +1,159 @@
+/**
+ * Effective settings for one run: profile, every setting with its source, and the token.
+ * Precedence (cli-contract.md "Environment"): flag, then environment, then profile
+ * config, then default. `resolveSettings` is the one entry point for commands.
+ */
+import type { GlobalOptions } from '../cli.js';
+import { UsageError } from '../errors.js';
+import { openConfigFile, type ConfigFile, type StoredSettings } from './config-file.js';
+import { homePaths, resolveHome, type HomePaths } from './home.js';
+import {
+  DEFAULT_PROFILE,
+  SETTING_KEYS,
+  assertProfileName,
+  defaultSettings,
+  parseSettingValue,
+  type SettingKey,
+  type Settings,
+} from './keys.js';
+import { resolveToken, type ResolvedToken } from './token.js';
+
+export type SettingSource = 'flag' | 'env' | 'config' | 'default';
+export type Env = Record<string, string | undefined>;
+
+/** Environment variables that set a setting (cli-contract.md "Environment"). */
+export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
+  'base-url': 'ECONSIG_BASE_URL',
+  'webhook.secret': 'ECONSIG_WEBHOOK_SECRET',
+};
+
+export interface ResolvedProfile {
+  name: string;
+  source: SettingSource;
+}
+
+/** `--profile` > ECONSIG_PROFILE > stored current profile > `default`. */
+export function resolveProfile(options: {
+  env: Env;
+  flag: string | undefined;
+  current: string | undefined;
+}): ResolvedProfile {
+  if (options.flag !== undefined && options.flag !== '') {
+    return { name: assertProfileName(options.flag, '--profile'), source: 'flag' };
+  }
+  const fromEnv = options.env.ECONSIG_PROFILE;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    return { name: assertProfileName(fromEnv, 'ECONSIG_PROFILE'), source: 'env' };
+  }
+  if (options.current !== undefined) {
+    return { name: assertProfileName(options.current, 'the stored current profile'), source: 'config' };
+  }
+  return { name: DEFAULT_PROFILE, source: 'default' };
+}
+
+export interface ComputedSettings {
+  values: Settings;
+  sources: Record<SettingKey, SettingSource>;
+}
+
+/**
+ * Layer the settings of `profile`: flags over env over stored config over defaults.
+ * Env and stored values are validated; a bad one is a UsageError naming where it sits.
+ */
+export function computeSettings(options: {
+  profile: string;
+  env: Env;
+  flags: Partial<Settings>;
+  stored: StoredSettings;
+  configPath: string;
+}): ComputedSettings {
+  const values = defaultSettings(options.profile);
+  const sources = Object.fromEntries(SETTING_KEYS.map((key) => [key, 'default'])) as Record<SettingKey, SettingSource>;
+  const assign = (key: SettingKey, value: unknown, source: SettingSource): void => {
+    (values as unknown as Record<SettingKey, unknown>)[key] = value;
+    sources[key] = source;
+  };
+
+  for (const key of SETTING_KEYS) {
+    const flag = options.flags[key];
+    const envName = SETTING_ENV[key];
+    const fromEnv = envName === undefined ? undefined : options.env[envName];
+    const stored = Object.hasOwn(options.stored, key) ? options.stored[key] : undefined;
+    if (flag !== undefined) {
+      assign(key, flag, 'flag');
+    } else if (envName !== undefined && fromEnv !== undefined && fromEnv !== '') {
+      assign(key, parseSettingValue(key, fromEnv, envName), 'env');
+    } else if (stored !== undefined && stored !== null) {
+      const origin = `profile "${options.profile}" in ${options.configPath}`;
+      assign(key, parseSettingValue(key, String(stored), origin), 'config');
+    }
+  }
+  return { values, sources };
+}
+
+/** Everything a command needs to know about where it is pointed and with what. */
+export interface ResolvedSettings extends ComputedSettings {
+  profile: ResolvedProfile;
+  paths: HomePaths;
+  /** ECONSIG_TOKEN or the profile's stored token; undefined when there is none. */
+  token: ResolvedToken | undefined;
+  /** The opened config file, for commands that write (config set, auth login). */
+  file: ConfigFile;
+}
+
+export interface ResolveSettingsOptions {
+  env: Env;
+  globals: Pick<GlobalOptions, 'profile' | 'baseUrl'>;
+  /** Defaults to resolveHome(env). */
+  home?: string;
+  /** Command flags that map to settings (e.g. submit --request-timeout), already parsed. */
+  flags?: Partial<Settings>;
+}
+
+/** The config file of the home, opened, and the profile in force. */
+export interface OpenedProfile {
+  profile: ResolvedProfile;
+  paths: HomePaths;
+  file: ConfigFile;
+}
+
+/**
+ * Open the home's config file and pick the profile, without validating any setting:
+ * `config set`/`unset` must still work to repair a bad stored value.
+ */
+export async function openProfile(options: Omit<ResolveSettingsOptions, 'flags'>): Promise<OpenedProfile> {
+  const paths = homePaths(options.home ?? resolveHome(options.env));
+  const file = await openConfigFile(paths.home);
+  const profile = resolveProfile({ env: options.env, flag: options.globals.profile, current: file.currentProfile() });
+  return { profile, paths, file };
+}
+
+/**
+ * Open the home's config file and resolve profile, settings (with sources) and token.
+ * Use `requireToken(result.token, result.profile.name)` before any authenticated call.
+ */
+export async function resolveSettings(options: ResolveSettingsOptions): Promise<ResolvedSettings> {
+  const { profile, paths, file } = await openProfile(options);
+  const flags: Partial<Settings> = { ...options.flags };
+  if (options.globals.baseUrl !== undefined) flags['base-url'] = options.globals.baseUrl.replace(/\/+$/, '');
+  const computed = computeSettings({
+    profile: profile.name,
+    env: options.env,
+    flags,
+    stored: file.settings(profile.name),
+    configPath: file.path,
+  });
+  const token = resolveToken({ env: options.env, stored: file.token(profile.name), path: file.path });
+  return { ...computed, profile, paths, token, file };
+}
+
+/** The base URL in force; only the default profile has one by default (the sandbox). */
+export function requireBaseUrl(settings: Pick<ResolvedSettings, 'values' | 'profile'>): string {
+  const url = settings.values['base-url'];
+  if (url !== undefined) return url;
+  const name = settings.profile.name;
+  throw new UsageError(
+    `Profile "${name}" has no base-url.`,
+    `Run \`econsig config set base-url https://... --profile ${name}\`, or pass --base-url or set ECONSIG_BASE_URL.`,
+  );
+}
