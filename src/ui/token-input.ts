@@ -1,0 +1,50 @@
+/**
+ * Getting a token from a person or a pipe. Never echoes it; never waits on a terminal
+ * that nobody will type EOF into (cli/cli #2536, peer-clis.md §2.3).
+ */
+import { CancelledError, UsageError } from '../errors.js';
+import type { InStream, Io } from './io.js';
+
+/** A token larger than this is surely the wrong input (a file piped by mistake). */
+const MAX_TOKEN_BYTES = 64 * 1024;
+
+/** Read stdin to EOF and trim. Fails at once when stdin is a terminal. */
+export async function readTokenFromStdin(stdin: InStream): Promise<string> {
+  if (stdin.isTTY === true) {
+    throw new UsageError(
+      '--with-token reads the token from standard input, which is a terminal here.',
+      'Pipe the token: echo $TOKEN | econsig auth login --with-token',
+    );
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > MAX_TOKEN_BYTES) {
+      throw new UsageError('Standard input is too large to be a token (over 64 KiB).', 'Pipe only the token.');
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → CancelledError. */
+export async function promptToken(io: Io, profile: string): Promise<string> {
+  const { default: password } = await import('@inquirer/password');
+  try {
+    const answer = await password(
+      {
+        message: `Paste the token for profile "${profile}":`,
+        mask: '*',
+        validate: (value) => (value.trim() === '' ? 'The token is empty.' : true),
+      },
+      { input: io.stdin, output: io.stderr },
+    );
+    return answer.trim();
+  } catch (error) {
+    // @inquirer/core throws ExitPromptError on Ctrl-C; matched by name to avoid importing core.
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError('Login cancelled.');
+    throw error;
+  }
+}
