@@ -52,7 +52,7 @@ export const validationCodes: Readonly<Record<string, string>> = {
 
 /** The code of a validation problem at a dotted `path`: the longest known field prefix wins. */
 export function validationCode(path: string): string {
-  const clean = path.replace(/^\$\.?/, '').replace(/\[(\d+)\]/g, '.$1');
+  const clean = path === '(root)' ? '' : path.replace(/^\$\.?/, '').replace(/\[(\d+)\]/g, '.$1');
   const parts = clean === '' ? [] : clean.split('.');
   for (let n = parts.length; n >= 0; n -= 1) {
     const code = validationCodes[parts.slice(0, n).join('.')];

@@ -13,6 +13,7 @@ import {
 describe('validationCode', () => {
   it.each([
     ['', 'SVC_V00001'],
+    ['(root)', 'SVC_V00001'],
     ['idProposta', 'SVC_V00101'],
     ['pessoa.endereco.cep', 'SVC_V00227'],
     ['pessoa.documento.dataDeEmissao', 'SVC_V00214'],
