@@ -1,0 +1,73 @@
+import { mkdtemp, mkdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureHome, homePaths, resolveHome } from '../../../src/store/home.js';
+import { openConfigFile } from '../../../src/store/config-file.js';
+
+describe('resolveHome', () => {
+  it.each([
+    [{ ECONSIG_HOME: '/x/econsig', XDG_CONFIG_HOME: '/xdg' }, '/x/econsig'],
+    [{ ECONSIG_HOME: '', XDG_CONFIG_HOME: '/xdg' }, '/xdg/econsig'],
+    [{ XDG_CONFIG_HOME: '/xdg' }, '/xdg/econsig'],
+    [{ XDG_CONFIG_HOME: 'relative/xdg' }, '/home/ana/.config/econsig'],
+    [{}, '/home/ana/.config/econsig'],
+  ])('%j → %s', (env, expected) => {
+    expect(resolveHome(env, '/home/ana')).toBe(expected);
+  });
+
+  it('makes a relative ECONSIG_HOME absolute', () => {
+    expect(resolveHome({ ECONSIG_HOME: 'rel' }, '/home/ana')).toBe(join(process.cwd(), 'rel'));
+  });
+
+  it('names config and journal inside the home', () => {
+    expect(homePaths('/h')).toEqual({ home: '/h', config: '/h/config.json', journal: '/h/journal.jsonl' });
+  });
+});
+
+describe('file modes', () => {
+  let root: string;
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'econsig-home-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('creates the home 0700, nested', async () => {
+    const home = join(root, 'a', 'econsig');
+    await ensureHome(home);
+    expect(await mode(home)).toBe(0o700);
+  });
+
+  it('tightens an existing home that others can read', async () => {
+    const home = join(root, 'loose');
+    await mkdir(home, { mode: 0o755 });
+    await chmod(home, 0o755);
+    expect(await mode(home)).toBe(0o755);
+    await ensureHome(home);
+    expect(await mode(home)).toBe(0o700);
+  });
+
+  it('writes the config file 0600 (conf defaults to 0666) in a 0700 home', async () => {
+    const home = join(root, 'fresh');
+    const file = await openConfigFile(home);
+    file.setToken('default', 'secret-token-0123456789');
+    expect(file.path).toBe(join(home, 'config.json'));
+    expect(await mode(file.path)).toBe(0o600);
+    expect(await mode(home)).toBe(0o700);
+  });
+
+  it('tightens an existing config file that others can read', async () => {
+    const home = join(root, 'old');
+    await mkdir(home, { mode: 0o700 });
+    const path = join(home, 'config.json');
+    await writeFile(path, JSON.stringify({ profiles: { default: { token: 'x' } } }));
+    await chmod(path, 0o644);
+    const file = await openConfigFile(home);
+    expect(await mode(path)).toBe(0o600);
+    expect(file.token('default')).toBe('x');
+  });
+});
