@@ -1,0 +1,8 @@
+import type { Context, SchemaInput } from '../cli.js';
+import { ExitCode } from '../errors.js';
+import { submissionJsonSchema } from '../domain/submission.js';
+
+export async function run(_input: SchemaInput, ctx: Context): Promise<number> {
+  ctx.io.stdout.write(`${JSON.stringify(submissionJsonSchema(), null, 2)}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,213 @@
+/**
+ * Brazilian data rules, pure and dependency-free. Sources are in
+ * shared/notes/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT).
+ */
+
+/** The 27 federative units (IBGE). */
+export const UFS = [
+  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
+  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+] as const;
+export type Uf = (typeof UFS)[number];
+
+export const UF_NAMES: Readonly<Record<Uf, string>> = {
+  AC: 'Acre', AL: 'Alagoas', AP: 'Amapá', AM: 'Amazonas', BA: 'Bahia', CE: 'Ceará',
+  DF: 'Distrito Federal', ES: 'Espírito Santo', GO: 'Goiás', MA: 'Maranhão',
+  MT: 'Mato Grosso', MS: 'Mato Grosso do Sul', MG: 'Minas Gerais', PA: 'Pará',
+  PB: 'Paraíba', PR: 'Paraná', PE: 'Pernambuco', PI: 'Piauí', RJ: 'Rio de Janeiro',
+  RN: 'Rio Grande do Norte', RS: 'Rio Grande do Sul', RO: 'Rondônia', RR: 'Roraima',
+  SC: 'Santa Catarina', SP: 'São Paulo', SE: 'Sergipe', TO: 'Tocantins',
+};
+
+const UF_SET: ReadonlySet<string> = new Set(UFS);
+
+export function isUf(value: string): value is Uf {
+  return UF_SET.has(value);
+}
+
+/** The 67 area codes in use (Anatel, Resolução 749/2022). */
+export const DDDS: ReadonlySet<number> = new Set([
+  11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38,
+  41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69,
+  71, 73, 74, 75, 77, 79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97,
+  98, 99,
+]);
+
+export function isDdd(value: string): boolean {
+  return value.length === 2 && DDDS.has(Number(value));
+}
+
+function checkDigit(sum: number): number {
+  const rest = sum % 11;
+  return rest < 2 ? 0 : 11 - rest;
+}
+
+function isRepeated(digits: string): boolean {
+  return /^(\d)\1*$/.test(digits);
+}
+
+/** CPF: 11 digits, two mod-11 check digits; the ten repeated sequences are reserved. */
+export function isValidCpf(value: string): boolean {
+  if (!/^\d{11}$/.test(value) || isRepeated(value)) return false;
+  let sum1 = 0;
+  let sum2 = 0;
+  for (let i = 0; i < 9; i++) {
+    const d = value.charCodeAt(i) - 48;
+    sum1 += d * (10 - i);
+    sum2 += d * (11 - i);
+  }
+  const dv1 = checkDigit(sum1);
+  sum2 += dv1 * 2;
+  const dv2 = checkDigit(sum2);
+  return value.charCodeAt(9) - 48 === dv1 && value.charCodeAt(10) - 48 === dv2;
+}
+
+/**
+ * CNH registration number: 11 digits, two check digits by the de-facto algorithm
+ * (CONTRAN 886/2021 publishes no weights; every public library uses this one).
+ */
+export function isValidCnh(value: string): boolean {
+  if (!/^\d{11}$/.test(value) || isRepeated(value)) return false;
+  const d = Array.from(value, (c) => c.charCodeAt(0) - 48);
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (d[i] ?? 0) * (9 - i);
+  let dv1 = sum % 11;
+  let decrement = 0;
+  if (dv1 >= 10) {
+    dv1 = 0;
+    decrement = 2;
+  }
+  sum = 0;
+  for (let i = 0; i < 9; i++) sum += (d[i] ?? 0) * (i + 1);
+  let dv2 = (((sum % 11) - decrement) % 11 + 11) % 11;
+  if (dv2 >= 10) dv2 = 0;
+  return d[9] === dv1 && d[10] === dv2;
+}
+
+/** First CEP digit to the states it covers (Correios); used for a warning only. */
+const CEP_REGIONS: ReadonlyArray<readonly Uf[]> = [
+  ['SP'], ['SP'], ['RJ', 'ES'], ['MG'], ['BA', 'SE'], ['PE', 'AL', 'PB', 'RN'],
+  ['CE', 'PI', 'MA', 'PA', 'AP', 'AM', 'RR', 'AC'], ['DF', 'GO', 'TO', 'MT', 'MS', 'RO'],
+  ['PR', 'SC'], ['RS'],
+];
+
+/** True when the CEP's first digit belongs to the state's postal region. */
+export function cepMatchesUf(cep: string, uf: Uf): boolean {
+  const region = CEP_REGIONS[cep.charCodeAt(0) - 48];
+  return region === undefined || region.includes(uf);
+}
+
+/** A real calendar date in ISO form `YYYY-MM-DD`. */
+export function isRealIsoDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The operator's calendar date of `now` as `YYYY-MM-DD` (local time zone). */
+export function localIsoDate(now: Date): string {
+  const y = String(now.getFullYear()).padStart(4, '0');
+  const m = String(now.getMonth() + 1).padStart(2, '0');
+  const d = String(now.getDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+}
+
+export type PhoneCheck =
+  | { ok: true; kind: 'mobile' | 'landline' | 'foreign' }
+  | { ok: false; reason: string };
+
+/**
+ * A phone in international form `+<digits>`. For +55 the area code must exist and the
+ * number must be a mobile (9 digits starting with 9) or a landline (8 digits, 2-5).
+ */
+export function checkPhone(value: string): PhoneCheck {
+  if (!/^\+\d+$/.test(value)) {
+    return { ok: false, reason: 'must be "+" followed by digits only' };
+  }
+  const digits = value.slice(1);
+  if (digits.length > 15) return { ok: false, reason: 'has more than 15 digits (E.164 limit)' };
+  if (digits[0] === '0') return { ok: false, reason: 'country code cannot start with 0' };
+  if (!digits.startsWith('55')) {
+    return digits.length >= 8 ? { ok: true, kind: 'foreign' } : { ok: false, reason: 'is too short' };
+  }
+  const national = digits.slice(2);
+  if (national.startsWith('0')) {
+    return { ok: false, reason: 'has a trunk 0 after +55; drop it (+55 then the 2-digit area code)' };
+  }
+  if (national.length !== 10 && national.length !== 11) {
+    return { ok: false, reason: 'must have +55, a 2-digit area code and an 8- or 9-digit number' };
+  }
+  const ddd = national.slice(0, 2);
+  if (!isDdd(ddd)) return { ok: false, reason: `area code ${ddd} does not exist in Brazil` };
+  const subscriber = national.slice(2);
+  if (subscriber.length === 9) {
+    return subscriber[0] === '9'
+      ? { ok: true, kind: 'mobile' }
+      : { ok: false, reason: 'a 9-digit number must be a mobile starting with 9' };
+  }
+  return /^[2-5]/.test(subscriber)
+    ? { ok: true, kind: 'landline' }
+    : { ok: false, reason: 'an 8-digit number must be a landline starting with 2 to 5 (mobiles have 9 digits)' };
+}
+
+/** Pix key types the service accepts (service-api.md 2.5), plus the ones we recognise to refuse. */
+export type PixKeyType = 'email' | 'phone' | 'cpf' | 'evp' | 'cnpj' | 'unknown';
+
+const EVP_ANY_CASE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// DICT v1.8.0 e-mail rule (without the % character since v1.7.2), lower case only.
+const PIX_EMAIL = /^[a-z0-9.!#$&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** Classify a Pix key by its shape (DICT), before any rule is applied. */
+export function detectPixKeyType(value: string): PixKeyType {
+  if (value.includes('@')) return 'email';
+  if (value.startsWith('+')) return 'phone';
+  if (EVP_ANY_CASE.test(value)) return 'evp';
+  if (/^\d{11}$/.test(value)) return 'cpf';
+  if (/^\d{14}$/.test(value)) return 'cnpj';
+  return 'unknown';
+}
+
+export type PixKeyCheck = { ok: true; type: 'email' | 'phone' | 'cpf' | 'evp' } | { ok: false; reason: string };
+
+/** The DICT rule for each key type the service accepts: e-mail, phone, CPF, random key. */
+export function checkPixKey(value: string): PixKeyCheck {
+  if (value.length > 77) return { ok: false, reason: 'is longer than 77 characters (DICT limit)' };
+  switch (detectPixKeyType(value)) {
+    case 'email':
+      if (value !== value.toLowerCase()) return { ok: false, reason: 'an e-mail key must be lower case' };
+      if (value.includes('%')) return { ok: false, reason: 'an e-mail key cannot contain "%"' };
+      return PIX_EMAIL.test(value) && /@[^@]+\.[^@]+$/.test(value)
+        ? { ok: true, type: 'email' }
+        : { ok: false, reason: 'is not a valid e-mail key, e.g. "maria@example.com"' };
+    case 'phone': {
+      const phone = checkPhone(value);
+      if (!phone.ok) return { ok: false, reason: `phone key ${phone.reason}` };
+      if (phone.kind !== 'mobile') {
+        return { ok: false, reason: 'a phone key must be a Brazilian mobile: +55, area code, 9 digits starting with 9' };
+      }
+      return { ok: true, type: 'phone' };
+    }
+    case 'evp':
+      if (!EVP.test(value)) return { ok: false, reason: 'a random key must be lower case' };
+      if (/^[0-]+$/.test(value)) return { ok: false, reason: 'the all-zero random key is not a real key' };
+      return { ok: true, type: 'evp' };
+    case 'cpf':
+      return isValidCpf(value)
+        ? { ok: true, type: 'cpf' }
+        : { ok: false, reason: 'is 11 digits but not a valid CPF (check digits do not match)' };
+    case 'cnpj':
+      return { ok: false, reason: 'looks like a CNPJ key; the service takes e-mail, phone, CPF or random keys only' };
+    case 'unknown':
+      return {
+        ok: false,
+        reason:
+          'is not a Pix key: use an e-mail, a phone "+5511987654321", a CPF "52998224725" or a random key (UUID)',
+      };
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Normalisation (cli-contract.md, "Normalising input"): the few safe rewrites an operator
+ * expects, each one reported as a warning, and fields the service does not define dropped
+ * with a "did you mean". Nothing else is guessed.
+ */
+import { z } from 'zod';
+import { isDdd } from './brazil.js';
+import { suggest } from './suggest.js';
+import { type FieldPath, submissionSchema } from './submission.js';
+
+export interface Issue {
+  /** Dotted JSON path, e.g. `pessoa.endereco.cep`; `(root)` for the document itself. */
+  path: string;
+  message: string;
+}
+
+/** The field names the service defines, as a tree (leaf = null), read off the zod schema. */
+export type KeyTree = { readonly [key: string]: KeyTree | null };
+
+function keyTreeOf(schema: z.ZodObject): KeyTree {
+  const tree: Record<string, KeyTree | null> = {};
+  for (const [key, child] of Object.entries(schema.shape)) {
+    const inner = child instanceof z.ZodOptional ? child.unwrap() : child;
+    tree[key] = inner instanceof z.ZodObject ? keyTreeOf(inner) : null;
+  }
+  return tree;
+}
+
+export const submissionKeys: KeyTree = keyTreeOf(submissionSchema);
+
+/** Every known path, by its last segment: to point a misplaced field to its home. */
+const pathsByName = new Map<string, string[]>();
+(function index(tree: KeyTree, prefix: string): void {
+  for (const [key, child] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    pathsByName.set(key, [...(pathsByName.get(key) ?? []), path]);
+    if (child) index(child, path);
+  }
+})(submissionKeys, '');
+
+const EDGE_SPACE = /^[\s\u200b\u200c\u200d\u2060]+|[\s\u200b\u200c\u200d\u2060]+$/g;
+
+type FieldNormalizer = (value: string) => { value: string; note: string } | undefined;
+
+const stripPunctuation =
+  (what: string): FieldNormalizer =>
+  (value) => {
+    const stripped = value.replace(/[.\-/\s]/g, '');
+    return stripped !== value ? { value: stripped, note: `${what} stripped of punctuation` } : undefined;
+  };
+
+const upperCase: FieldNormalizer = (value) =>
+  value.toUpperCase() !== value ? { value: value.toUpperCase(), note: 'upper-cased' } : undefined;
+
+/** Spaces, brackets and hyphens out; +55 added to a 10- or 11-digit number with a real DDD. */
+export function normalizePhone(value: string): { value: string; note: string } | undefined {
+  let phone = value.replace(/[\s()\-]/g, '');
+  const notes: string[] = [];
+  if (phone !== value) notes.push('spaces, brackets and hyphens removed');
+  if (/^\d{10,11}$/.test(phone) && isDdd(phone.slice(0, 2))) {
+    phone = `+55${phone}`;
+    notes.push('+55 added');
+  }
+  return notes.length ? { value: phone, note: notes.join(', ') } : undefined;
+}
+
+const CPF_MASK = /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/;
+const PHONE_MASK = /^\+?[\d\s()-]+$/;
+
+/** Pix keys: CPF masks stripped, phone keys cleaned, e-mail keys lower-cased. */
+const normalizePixKey: FieldNormalizer = (value) => {
+  if (value.includes('@')) {
+    const lower = value.toLowerCase();
+    return lower !== value ? { value: lower, note: 'e-mail key lower-cased' } : undefined;
+  }
+  if (CPF_MASK.test(value) && /[.-]/.test(value)) {
+    return { value: value.replace(/[.-]/g, ''), note: 'CPF key stripped of punctuation' };
+  }
+  // A bare 11-digit value is a CPF (DICT); only a "+" or phone punctuation makes it a phone.
+  if (PHONE_MASK.test(value) && (value.startsWith('+') || /[\s()]/.test(value))) {
+    const phone = normalizePhone(value);
+    return phone ? { value: phone.value, note: `phone key: ${phone.note}` } : undefined;
+  }
+  return undefined;
+};
+
+const FOLDED_ESTADO_CIVIL = /[\u0300-\u036f]/g;
+
+const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
+  'pessoa.telefone': normalizePhone,
+  'pessoa.estadoCivil': (value) => {
+    const folded = value
+      .normalize('NFD')
+      .replace(FOLDED_ESTADO_CIVIL, '')
+      .trim()
+      .replace(/[\s-]+/g, '_')
+      .toUpperCase();
+    return folded !== value ? { value: folded, note: 'upper-cased, accents and spaces folded' } : undefined;
+  },
+  'pessoa.documento.numero': stripPunctuation('document number'),
+  'pessoa.documento.uf': upperCase,
+  'pessoa.documento.tipoDocumento': upperCase,
+  'pessoa.documento.dataDeEmissao': (value) => {
+    const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+    return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, note: 'DD/MM/YYYY rewritten as YYYY-MM-DD' } : undefined;
+  },
+  'pessoa.endereco.numero': (value) =>
+    /^s\s*\/?\s*n[º°o.]?$/i.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
+  'pessoa.endereco.uf': upperCase,
+  'pessoa.endereco.cep': (value) => {
+    const stripped = value.replace(/[.\-\s]/g, '');
+    return stripped !== value && /^\d{8}$/.test(stripped)
+      ? { value: stripped, note: 'CEP stripped of punctuation' }
+      : undefined;
+  },
+  'contaBancaria.agencia': (value) =>
+    /^\d{1,3}$/.test(value) ? { value: value.padStart(4, '0'), note: 'zero-padded to 4 digits' } : undefined,
+  'contaBancaria.tipo': upperCase,
+  'contaBancaria.chavePix': normalizePixKey,
+};
+
+/** A field's value after trimming and its own rewrite, with what changed. */
+export function normalizeField(path: FieldPath | string, raw: unknown): { value: unknown; notes: string[] } {
+  if (typeof raw !== 'string') return { value: raw, notes: [] };
+  const notes: string[] = [];
+  let value = raw;
+  const trimmed = value.replace(EDGE_SPACE, '');
+  if (trimmed !== value) {
+    notes.push('surrounding spaces trimmed');
+    value = trimmed;
+  }
+  const composed = value.normalize('NFC');
+  if (composed !== value) {
+    notes.push('accents composed (Unicode NFC)');
+    value = composed;
+  }
+  const rewrite = normalizers[path as FieldPath]?.(value);
+  if (rewrite) {
+    notes.push(rewrite.note);
+    value = rewrite.value;
+  }
+  return { value, notes };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Copy the known fields of `input`, normalised. Unknown fields are left out with a
+ * warning; each rewrite is a warning naming the old and new value. Pure.
+ */
+export function normalizeSubmission(input: Record<string, unknown>): { value: Record<string, unknown>; warnings: Issue[] } {
+  const warnings: Issue[] = [];
+
+  const walk = (source: Record<string, unknown>, tree: KeyTree, prefix: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const known = Object.keys(tree);
+    for (const key of Object.keys(source)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (!Object.hasOwn(tree, key)) {
+        warnings.push({ path, message: unknownFieldMessage(key, known, prefix) });
+        continue;
+      }
+      const child = tree[key];
+      const raw = source[key];
+      if (child && isPlainObject(raw)) {
+        out[key] = walk(raw, child, path);
+      } else if (child === null) {
+        const { value, notes } = normalizeField(path, raw);
+        if (notes.length) {
+          warnings.push({ path, message: `${notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
+        }
+        if (path === 'contaBancaria.chavePix' && value === '') {
+          warnings.push({ path, message: 'empty Pix key treated as absent and not sent' });
+        } else if (path === 'pessoa.endereco.complemento' && value === null) {
+          warnings.push({ path, message: 'null complemento left out (the field is optional)' });
+        } else {
+          out[key] = value;
+        }
+      } else {
+        out[key] = raw;
+      }
+    }
+    return out;
+  };
+
+  return { value: walk(input, submissionKeys, ''), warnings };
+}
+
+function unknownFieldMessage(key: string, known: readonly string[], prefix: string): string {
+  const near = suggest(key, known);
+  if (near) return `unknown field, not sent; did you mean "${near}"?`;
+  const elsewhere = (pathsByName.get(key) ?? []).filter((p) => p !== (prefix ? `${prefix}.${key}` : key));
+  if (elsewhere.length) return `unknown here, not sent; "${key}" belongs at ${elsewhere.join(' or ')}`;
+  return 'unknown field, not sent (the service does not define it)';
+}

@@ -1,0 +1,39 @@
+/** "Did you mean" for names and enum values: fold case, accents and separators, then edit distance. */
+
+function fold(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\s_-]/g, '')
+    .toLowerCase();
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j] ?? 0;
+      row[j] = Math.min(saved + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = saved;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The closest of `known` to `given`, if it is a near miss (1 edit for short names, 2 otherwise). */
+export function suggest(given: string, known: readonly string[]): string | undefined {
+  const folded = fold(given);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const distance = fold(candidate) === folded ? 0 : editDistance(folded, fold(candidate));
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = folded.length <= 4 ? 1 : 2;
+  return bestDistance <= allowed ? best : undefined;
+}

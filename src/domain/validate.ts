@@ -1,0 +1,71 @@
+/**
+ * Validation of one submission: normalise (each change a warning), check the zod schema,
+ * then the rules that span fields. Returns every problem; throws nothing.
+ */
+import type { z } from 'zod';
+import { localIsoDate } from './brazil.js';
+import { type Issue, normalizeSubmission } from './normalize.js';
+import { checkRules } from './rules.js';
+import { type Submission, submissionSchema } from './submission.js';
+
+export type { Issue } from './normalize.js';
+
+export interface ValidationResult {
+  /** The normalised submission, present when there are no errors: what would be sent. */
+  value?: Submission;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+export interface ValidateOptions {
+  now: Date;
+  /**
+   * false: check the document exactly as given, as the service would (the sandbox does);
+   * no rewrite, no warning about unknown fields.
+   */
+  normalize?: boolean;
+}
+
+export const ROOT_PATH = '(root)';
+
+function describeJsonValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return `a ${typeof value}`;
+}
+
+/** Dotted path of a zod issue, e.g. `pessoa.endereco.cep`. */
+export function dottedPath(path: readonly PropertyKey[]): string {
+  return path.length ? path.map(String).join('.') : ROOT_PATH;
+}
+
+export function issuesFromZod(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message }));
+}
+
+/** Validate one parsed JSON document as a submission. */
+export function validateSubmission(input: unknown, options: ValidateOptions): ValidationResult {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return {
+      errors: [
+        {
+          path: ROOT_PATH,
+          message: `must be one JSON object (a submission with idProposta, pessoa, contaBancaria); found ${describeJsonValue(input)}`,
+        },
+      ],
+      warnings: [],
+    };
+  }
+  const { value: candidate, warnings } =
+    options.normalize === false
+      ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
+      : normalizeSubmission(input as Record<string, unknown>);
+
+  const parsed = submissionSchema.safeParse(candidate);
+  const errors = parsed.success ? [] : issuesFromZod(parsed.error);
+  const rules = checkRules(candidate, localIsoDate(options.now));
+  errors.push(...rules.errors);
+  if (options.normalize !== false) warnings.push(...rules.warnings);
+
+  return parsed.success && errors.length === 0 ? { value: parsed.data, errors, warnings } : { errors, warnings };
+}

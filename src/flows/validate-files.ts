@@ -1,0 +1,55 @@
+/**
+ * `validate`: every problem of every file, in one run. Sends nothing.
+ */
+import { ExitCode } from '../errors.js';
+import type { Issue } from '../domain/normalize.js';
+import type { Submission } from '../domain/submission.js';
+import { validateSubmission } from '../domain/validate.js';
+import { type Source, type StdinReader, expandInputs, loadSource } from './inputs.js';
+
+export interface FileReport {
+  file: string;
+  ok: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+  /** The exit code this file alone would give: 0, 1 (invalid) or 2 (unreadable). */
+  exitCode: ExitCode;
+  /** The normalised submission, when valid. */
+  value?: Submission;
+}
+
+export interface ValidateFilesOptions {
+  cwd: string;
+  stdin: StdinReader;
+  now: Date;
+  strict: boolean;
+}
+
+/** Check one loaded source. `strict`: warnings make the file fail. */
+export function checkSource(source: Source, options: ValidateFilesOptions): FileReport {
+  const loaded = loadSource(source, options.stdin);
+  if (!loaded.ok) {
+    return { file: loaded.file, ok: false, errors: loaded.errors, warnings: [], exitCode: loaded.exitCode };
+  }
+  const result = validateSubmission(loaded.document, { now: options.now });
+  const ok = result.errors.length === 0 && !(options.strict && result.warnings.length > 0);
+  const report: FileReport = {
+    file: loaded.file,
+    ok,
+    errors: result.errors,
+    warnings: result.warnings,
+    exitCode: ok ? ExitCode.ok : ExitCode.invalid,
+  };
+  if (ok && result.value) report.value = result.value;
+  return report;
+}
+
+/** Validate every file, `-` and folder given. */
+export function validateFiles(paths: readonly string[], options: ValidateFilesOptions): FileReport[] {
+  return expandInputs(paths, options.cwd).map((source) => checkSource(source, options));
+}
+
+/** 0 when every file passed; otherwise the code of the first file, in input order, that did not. */
+export function reportsExitCode(reports: readonly FileReport[]): ExitCode {
+  return reports.find((report) => !report.ok)?.exitCode ?? ExitCode.ok;
+}
