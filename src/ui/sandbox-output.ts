@@ -1,0 +1,73 @@
+/**
+ * The sandbox's log is its data: every line goes to stdout, one per request and per webhook
+ * attempt (with --json, one JSON object each). Lines are plain and key=value so they grep well.
+ */
+import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
+import type { Io } from './io.js';
+
+export interface ListeningInfo {
+  baseUrl: string;
+  token: string;
+  endpoint: string;
+  webhookUrl: string | undefined;
+  delaySeconds: number;
+  signed: boolean;
+}
+
+export interface SandboxOutput {
+  listening(info: ListeningInfo): void;
+  log(entry: SandboxLogEntry): void;
+  closed(summary: { pendingWebhooks: number; pending: string[] }): void;
+}
+
+function describeRequest(e: RequestLogEntry): string {
+  const parts = [e.time, 'request', e.method, e.path, String(e.status)];
+  if (e.idProposta) parts.push(`idProposta=${e.idProposta}`);
+  if (e.idContrato) parts.push(`idContrato=${e.idContrato}`);
+  if (e.codes) parts.push(`erros=${e.codes.join(',')}`);
+  if (e.retryAfter !== undefined) parts.push(`retryAfter=${e.retryAfter}s`);
+  if (e.pixReplaced && e.contaBancaria) {
+    const c = e.contaBancaria;
+    parts.push(`contaBancaria=pix:${c.compe}/${c.agencia}/${c.conta}/${c.tipo}`);
+  }
+  parts.push(`${e.durationMs}ms`);
+  return parts.join(' ');
+}
+
+function describeWebhook(e: WebhookLogEntry): string {
+  const parts = [e.time, 'webhook', `idContrato=${e.idContrato}`, e.status, `attempt=${e.attempt}/${e.tries}`];
+  parts.push(e.httpStatus === undefined ? `error=${e.error ?? 'unknown'}` : `http=${e.httpStatus}`);
+  if (e.delivered) parts.push('delivered');
+  if (e.nextRetryMs !== undefined) parts.push(`retryIn=${e.nextRetryMs}ms`);
+  if (e.gaveUp) parts.push('gave-up');
+  return parts.join(' ');
+}
+
+export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>): SandboxOutput {
+  const line = (text: string): void => void io.stdout.write(`${text}\n`);
+  const json = (doc: unknown): void => line(JSON.stringify(doc));
+  return {
+    listening(info) {
+      if (io.json) return json({ event: 'listening', ...info, webhookUrl: info.webhookUrl ?? null });
+      line(`econsig sandbox listening on ${info.baseUrl} token ${info.token}`);
+      io.stderr.write(
+        [
+          `  endpoint: POST ${info.endpoint}`,
+          `  results:  ${info.webhookUrl ?? '(no webhook URL)'} after ${info.delaySeconds}s${info.signed ? ', signed' : ''}`,
+          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d @fixtures/valid/<file>.json`,
+          '  Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+    },
+    log(entry) {
+      if (io.json) return json(entry);
+      line(entry.event === 'request' ? describeRequest(entry) : describeWebhook(entry));
+    },
+    closed(summary) {
+      if (io.json) return json({ event: 'closed', ...summary });
+      const list = summary.pending.length > 0 ? `: ${summary.pending.join(', ')}` : '';
+      line(`econsig sandbox stopped; ${summary.pendingWebhooks} webhook result(s) not delivered${list}`);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { send, startListener, validSubmission, waitFor } from '../unit/sandbox/helpers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'econsig.js');
+const home = mkdtempSync(join(tmpdir(), 'econsig-e2e-sandbox-'));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+function startCli(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const lines: string[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, lines, stderr: () => stderr, exited };
+}
+
+describe('econsig sandbox (built binary)', () => {
+  it('--json: first line names base URL and token; a POST works; SIGTERM exits 0 and reports', async () => {
+    const listener = await startListener();
+    try {
+      const cli = startCli(['sandbox', '--port', '0', '--delay', '0.2', '--json', '--webhook-url', listener.url]);
+      await waitFor(() => cli.lines.length >= 1, 10_000);
+      const first = JSON.parse(cli.lines[0]!);
+      expect(first).toMatchObject({ event: 'listening', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), token: expect.stringMatching(/^sbx_/), webhookUrl: listener.url });
+
+      const res = await send(`${first.baseUrl}/api/v1/e-consignado/contratos`, {
+        headers: { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(validSubmission('PROP-1003')),
+      });
+      expect(res.status).toBe(202);
+      await waitFor(() => listener.deliveries.length === 1, 5000);
+      await waitFor(() => cli.lines.length >= 3);
+      const events = cli.lines.map((l) => JSON.parse(l));
+      expect(events[1]).toMatchObject({ event: 'request', status: 202, idContrato: res.json.idContrato });
+      expect(events[2]).toMatchObject({ event: 'webhook', idContrato: res.json.idContrato, attempt: 1, delivered: true, httpStatus: 200 });
+
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+      expect(JSON.parse(cli.lines.at(-1)!)).toEqual({ event: 'closed', pendingWebhooks: 0, pending: [] });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('human mode: greppable first line; pending results reported on SIGINT', async () => {
+    const cli = startCli(['sandbox', '--port', '0', '--delay', '30', '--token', 'sbx_fixed']);
+    await waitFor(() => cli.lines.length >= 1, 10_000);
+    const match = /^econsig sandbox listening on (http:\/\/127\.0\.0\.1:\d+) token sbx_fixed$/.exec(cli.lines[0]!);
+    expect(match).not.toBeNull();
+    const res = await send(`${match![1]}/api/v1/e-consignado/contratos`, {
+      headers: { authorization: 'Bearer sbx_fixed', 'content-type': 'application/json' },
+      body: JSON.stringify(validSubmission('PROP-1001')),
+    });
+    expect(res.status).toBe(202);
+    await waitFor(() => cli.lines.length >= 2);
+    expect(cli.lines[1]).toMatch(/ request POST \/api\/v1\/e-consignado\/contratos 202 idProposta=PROP-1001 idContrato=/);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+    expect(cli.lines.at(-1)).toBe(`econsig sandbox stopped; 1 webhook result(s) not delivered: ${res.json.idContrato}`);
+  });
+
+  it('a port in use exits 2 at once with the reason', async () => {
+    const listener = await startListener();
+    try {
+      const cli = startCli(['sandbox', '--port', String(listener.port)]);
+      expect(await cli.exited).toBe(2);
+      expect(cli.stderr()).toContain(`port ${listener.port} on 127.0.0.1 is already in use`);
+      expect(cli.lines).toEqual([]);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('a bad --proposals file exits 2 naming the file', async () => {
+    const cli = startCli(['sandbox', '--port', '0', '--proposals', join(home, 'nope.json')]);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toMatch(/Cannot read the catalogue .*nope\.json/);
+  });
+});
