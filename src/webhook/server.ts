@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import type { Journal, JournalEntry } from '../store/journal.js';
+import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
+import { verifyWebhook, type VerifyFailureReason } from './verify.js';
+
+/** Largest body accepted (peer-clis.md §4.3 item 1). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_REMEMBERED = 200_000;
+
+export type ListenerEvent =
+  | {
+      kind: 'delivery';
+      receivedAt: string;
+      webhookId: string | null;
+      bodyHash: string;
+      idContrato: string | null;
+      idProposta: string | null;
+      status: string | null;
+      outcome: WebhookOutcome;
+      reason: string | null;
+      verified: boolean | null;
+      payload: unknown;
+    }
+  /** Same webhook-id or same body again: answered 2xx, journaled once, not to be shown again. */
+  | { kind: 'duplicate'; receivedAt: string; webhookId: string | null; bodyHash: string }
+  /** Signature check failed: answered 401. */
+  | { kind: 'rejected'; receivedAt: string; reason: VerifyFailureReason; message: string; webhookId: string | null }
+  /** Not JSON (400) or too large (413). */
+  | { kind: 'invalid'; receivedAt: string; httpStatus: 400 | 413; message: string }
+  /** The journal could not be written: answered 500 so the sender retries. */
+  | { kind: 'error'; receivedAt: string; message: string }
+  | { kind: 'forwarded'; webhookId: string | null; bodyHash: string; idContrato: string | null; httpStatus: number | null; error: string | null; ms: number };
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  path: string;
+  /** Standard Webhooks secret(s); without one, deliveries are accepted with verified: null. */
+  secret?: string | readonly string[];
+  journal: Journal;
+  extractOptions?: ExtractOptions;
+  /** Relay each accepted delivery, headers and body unchanged, to this URL. */
+  forwardTo?: string;
+  onEvent: (event: ListenerEvent) => void;
+  now?: () => Date;
+  /** Deliveries already journaled, so a resend after a restart is still a duplicate. */
+  known?: Iterable<{ webhookId: string | null; bodyHash: string }>;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  forwardTimeoutMs?: number;
+}
+
+export interface ListenerStats {
+  received: number;
+  duplicates: number;
+  rejected: number;
+  invalid: number;
+}
+
+export interface Listener {
+  url: string;
+  port: number;
+  stats(): ListenerStats;
+  /** Stops accepting, finishes requests in flight and pending forwards; returns the counts. */
+  close(): Promise<ListenerStats>;
+}
+
+/** Binding failed (EADDRINUSE, EACCES, EADDRNOTAVAIL...): `code` carries the reason. */
+export class ListenError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string | undefined,
+    cause: unknown,
+  ) {
+    super(`cannot listen on ${host}:${port}: ${code ?? (cause instanceof Error ? cause.message : String(cause))}`, { cause });
+    this.name = 'ListenError';
+  }
+}
+
+// Hop-by-hop and length headers are recomputed by the relay; everything else (signature headers included) passes unchanged.
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
+function reply(res: ServerResponse, status: number, body: object, extra: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...extra });
+  res.end(text);
+}
+
+function firstHeader(headers: IncomingHttpHeaders, name: string): string | null {
+  const v = headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s.trim() === '' ? null : s.trim();
+}
+
+/** Reads the body up to `limit` bytes; null when the limit was passed (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the webhook listener (cli-contract.md "Listener", peer-clis.md §4.3): POST on
+ * `path` only, GET /healthz, 413 past 1 MiB, signature check on the raw bytes, 400 for
+ * non-JSON, dedupe by webhook-id or body hash, and a 2xx only once the delivery is
+ * durable in the journal. Rejects with ListenError when the port cannot be bound.
+ */
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const now = options.now ?? (() => new Date());
+  const secrets = options.secret === undefined ? [] : typeof options.secret === 'string' ? [options.secret] : [...options.secret];
+  const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
+  // key → the journal write of the first delivery, so a concurrent duplicate answers only once it is durable.
+  const seen = new Map<string, Promise<void>>();
+  const remember = (key: string, p: Promise<void>): void => {
+    seen.set(key, p);
+    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value as string);
+  };
+  for (const k of options.known ?? []) {
+    if (k.webhookId) remember(`id:${k.webhookId}`, Promise.resolve());
+    remember(`body:${k.bodyHash}`, Promise.resolve());
+  }
+  const forwardPool = options.forwardTo ? new Pool(new URL(options.forwardTo).origin, { connections: 8 }) : null;
+  const forwardPath = options.forwardTo ? new URL(options.forwardTo).pathname + new URL(options.forwardTo).search : '/';
+  const forwards = new Set<Promise<void>>();
+  const emit = (event: ListenerEvent): void => {
+    try {
+      options.onEvent(event);
+    } catch {
+      // A rendering failure must not take the listener down.
+    }
+  };
+
+  const forward = (headers: IncomingHttpHeaders, body: Buffer, delivery: { webhookId: string | null; bodyHash: string; idContrato: string | null }): void => {
+    if (!forwardPool) return;
+    const relayed: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined && !NOT_FORWARDED.has(k)) relayed[k] = v;
+    const started = performance.now();
+    const timeout = options.forwardTimeoutMs ?? 30_000;
+    const p = forwardPool
+      .request({ path: forwardPath, method: 'POST', headers: relayed, body, headersTimeout: timeout, bodyTimeout: timeout })
+      .then(async (res) => {
+        await res.body.dump();
+        emit({ kind: 'forwarded', ...delivery, httpStatus: res.statusCode, error: null, ms: Math.round(performance.now() - started) });
+      })
+      .catch((error: unknown) => {
+        const code = (error as { code?: string }).code;
+        const message = error instanceof Error ? error.message : String(error);
+        emit({ kind: 'forwarded', ...delivery, httpStatus: null, error: code ? `${code}: ${message}` : message, ms: Math.round(performance.now() - started) });
+      })
+      .finally(() => forwards.delete(p));
+    forwards.add(p);
+  };
+
+  const handleDelivery = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const receivedAt = now();
+    const at = receivedAt.toISOString();
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      stats.invalid++;
+      reply(res, 413, { error: 'body larger than 1 MiB' }, { connection: 'close' });
+      emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: `body of ${declared} bytes is over 1 MiB` });
+      return;
+    }
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (body === null) {
+      stats.invalid++;
+      reply(res, 413, { error: 'body larger than 1 MiB' }, { connection: 'close' });
+      emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: 'body is over 1 MiB' });
+      return;
+    }
+    const raw: Buffer = body;
+
+    let verified: boolean | null = null;
+    if (secrets.length > 0) {
+      // Raw bytes, before any parsing (re-serialised JSON breaks signatures).
+      const result = verifyWebhook({ secret: secrets, headers: req.headers, body, nowSeconds: Math.floor(receivedAt.getTime() / 1000) });
+      if (!result.ok) {
+        stats.rejected++;
+        reply(res, 401, { error: result.message });
+        emit({ kind: 'rejected', receivedAt: at, reason: result.reason, message: result.message, webhookId: result.webhookId });
+        return;
+      }
+      verified = true;
+    }
+
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      stats.invalid++;
+      reply(res, 400, { error: 'body is not JSON' });
+      emit({ kind: 'invalid', receivedAt: at, httpStatus: 400, message: `body is not JSON (${body.length} bytes)` });
+      return;
+    }
+
+    const webhookId = firstHeader(req.headers, 'webhook-id');
+    const bodyHash = createHash('sha256').update(body).digest('hex');
+    const idKey = webhookId ? `id:${webhookId}` : null;
+    const bodyKey = `body:${bodyHash}`;
+    const earlier = (idKey ? seen.get(idKey) : undefined) ?? seen.get(bodyKey);
+    if (earlier) {
+      try {
+        await earlier;
+      } catch {
+        // The first copy was not journaled; its keys are gone, so this copy is handled as new.
+        return handleParsed();
+      }
+      stats.duplicates++;
+      reply(res, 200, { ok: true, duplicate: true });
+      emit({ kind: 'duplicate', receivedAt: at, webhookId, bodyHash });
+      return;
+    }
+    return handleParsed();
+
+    async function handleParsed(): Promise<void> {
+      const found = extractResult(payload, options.extractOptions);
+      const entry: Extract<JournalEntry, { kind: 'delivery' }> = { kind: 'delivery', at, webhookId, bodyHash, ...found, verified, payload };
+      const written = options.journal.append(entry);
+      if (idKey) remember(idKey, written);
+      remember(bodyKey, written);
+      try {
+        await written;
+      } catch (error) {
+        if (idKey) seen.delete(idKey);
+        seen.delete(bodyKey);
+        reply(res, 500, { error: 'could not record the delivery; retry' });
+        emit({ kind: 'error', receivedAt: at, message: `journal write failed: ${error instanceof Error ? error.message : String(error)}` });
+        return;
+      }
+      stats.received++;
+      reply(res, 200, { ok: true });
+      const { kind: _kind, at: _at, ...rest } = entry;
+      emit({ kind: 'delivery', receivedAt: at, ...rest });
+      forward(req.headers, raw, { webhookId, bodyHash, idContrato: found.idContrato });
+    }
+  };
+
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      // Node checks both timeouts only this often (default 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor((options.headersTimeoutMs ?? 10_000) / 4))),
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      const fail = (error: unknown): void => {
+        reply(res, 500, { error: 'internal error' });
+        emit({ kind: 'error', receivedAt: now().toISOString(), message: error instanceof Error ? error.message : String(error) });
+      };
+      try {
+        if (path === '/healthz') {
+          if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, { ok: true });
+          else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
+          return;
+        }
+        if (path !== options.path) {
+          reply(res, 404, { error: `not found; webhooks go to POST ${options.path}` });
+          return;
+        }
+        if (req.method !== 'POST') {
+          reply(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
+          return;
+        }
+        handleDelivery(req, res).catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  );
+  // An aborted client or a socket error must never stop the listener.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      void forwardPool?.close();
+      reject(new ListenError(options.host, options.port, error.code, error));
+    };
+    server.once('error', onError);
+    server.listen({ host: options.host, port: options.port }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  server.on('error', (error) => emit({ kind: 'error', receivedAt: now().toISOString(), message: error.message }));
+
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<ListenerStats> | null = null;
+  return {
+    url: `http://${urlHost(options.host)}:${port}${options.path}`,
+    port,
+    stats: () => ({ ...stats }),
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Requests in flight finish (their journal writes complete); a hung client is cut after a grace period.
+        const grace = setTimeout(() => server.closeAllConnections(), 2_000);
+        await closed;
+        clearTimeout(grace);
+        await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 5_000).unref())]);
+        await forwardPool?.destroy();
+        return { ...stats };
+      })()),
+  };
+}

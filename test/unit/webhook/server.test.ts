@@ -1,0 +1,338 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Journal, readJournal } from '../../../src/store/journal.js';
+import { ListenError, startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../../src/webhook/server.js';
+
+let home: string;
+let journal: Journal;
+let events: ListenerEvent[];
+const toClose: Array<() => Promise<unknown>> = [];
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'econsig-listener-'));
+  journal = await Journal.open(home);
+  events = [];
+});
+afterEach(async () => {
+  for (const close of toClose.splice(0).reverse()) await close();
+  await journal.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function listen(extra: Partial<ListenerOptions> = {}): Promise<Listener> {
+  const l = await startListener({ host: '127.0.0.1', port: 0, path: '/webhook', journal, onEvent: (e) => events.push(e), ...extra });
+  toClose.push(() => l.close());
+  return l;
+}
+
+async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, headersTimeout: 5000, bodyTimeout: 5000 });
+  const text = await res.body.text();
+  return { status: res.statusCode, text };
+}
+
+const deliveries = () => events.filter((e): e is Extract<ListenerEvent, { kind: 'delivery' }> => e.kind === 'delivery');
+const journaled = () => readJournal(home).filter((e) => e.kind === 'delivery');
+const sandboxBody = (status = 'APROVADO', id: string = randomUUID()) =>
+  JSON.stringify({ evento: 'RESULTADO_PROPOSTA', idContrato: id, idProposta: 'PROP-1001', status, motivo: null, dataHora: new Date().toISOString() });
+
+describe('listener: shapes', () => {
+  const shapes: [string, object, { idContrato: string | null; outcome: string }][] = [
+    ['sandbox', JSON.parse(sandboxBody('APROVADO', 'C-1')), { idContrato: 'C-1', outcome: 'approved' }],
+    ['sandbox denied', JSON.parse(sandboxBody('REPROVADO', 'C-2')), { idContrato: 'C-2', outcome: 'denied' }],
+    ['Celcoin', { type: 'APPLICATION_STATUS_UPDATED', payload: { application_id: 'A-1', status: 'CANCELED' } }, { idContrato: 'A-1', outcome: 'cancelled' }],
+    ['V8', { type: 'private.consignment.consult.updated', consultId: 'V-1', status: 'REJECTED' }, { idContrato: 'V-1', outcome: 'denied' }],
+    ['Semear', { webhook_type: 'worker_credit.endorsement', success: false, data: { id: 'S-1' } }, { idContrato: 'S-1', outcome: 'denied' }],
+    ['nested contrato.id', { data: { contrato: { id: 'N-1', situacao: 'APROVADA' } } }, { idContrato: 'N-1', outcome: 'approved' }],
+    ['unknown status', { idContrato: 'U-1', status: 'EM_ANALISE' }, { idContrato: 'U-1', outcome: 'unknown' }],
+  ];
+  it.each(shapes)('%s → 200, journaled, one delivery event', async (_name, payload, want) => {
+    const l = await listen();
+    const r = await post(l.url, JSON.stringify(payload));
+    expect(r.status).toBe(200);
+    expect(deliveries()).toHaveLength(1);
+    expect(deliveries()[0]).toMatchObject({ ...want, verified: null, payload });
+    expect(journaled()).toEqual([expect.objectContaining({ ...want, payload })]);
+  });
+
+  it('uses the operator\'s field names', async () => {
+    const l = await listen({ extractOptions: { idField: 'key', statusField: 'data.reservation_status' } });
+    await post(l.url, JSON.stringify({ key: 'K-9', data: { reservation_status: 'Aprovado' } }));
+    expect(deliveries()[0]).toMatchObject({ idContrato: 'K-9', status: 'Aprovado', outcome: 'approved' });
+  });
+});
+
+describe('listener: bad requests', () => {
+  it('400 for a body that is not JSON, and keeps serving', async () => {
+    const l = await listen();
+    expect((await post(l.url, '{"idContrato": ')).status).toBe(400);
+    expect((await post(l.url, '')).status).toBe(400);
+    expect(events.filter((e) => e.kind === 'invalid')).toHaveLength(2);
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+    expect(journaled()).toHaveLength(1);
+  });
+
+  it('413 at once for a declared Content-Length over 1 MiB, without reading the body', async () => {
+    const l = await listen();
+    const answer = await rawExchange(l.port, `POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n{"a":`);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(journaled()).toHaveLength(0);
+  });
+
+  it('413 for a chunked body that grows past 1 MiB', async () => {
+    const l = await listen();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: l.port, path: '/webhook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', (e) => (e as NodeJS.ErrnoException).code === 'ECONNRESET' || (e as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(e));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      for (let i = 0; i < 20; i++) req.write(chunk);
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+  });
+
+  it('exactly 1 MiB is accepted', async () => {
+    const l = await listen();
+    const head = '{"idContrato":"BIG","pad":"';
+    const body = head + 'x'.repeat(1024 * 1024 - head.length - 2) + '"}';
+    expect(Buffer.byteLength(body)).toBe(1024 * 1024);
+    expect((await post(l.url, body)).status).toBe(200);
+  });
+
+  it('404 off the path, 405 for another method, healthz 200', async () => {
+    const l = await listen();
+    const base = `http://127.0.0.1:${l.port}`;
+    expect((await post(`${base}/other`, '{}')).status).toBe(404);
+    const get = await request(l.url, { method: 'GET' });
+    await get.body.dump();
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    const health = await request(`${base}/healthz`);
+    expect(health.statusCode).toBe(200);
+    expect(await health.body.json()).toEqual({ ok: true });
+    expect((await post(`${l.url}?x=1`, sandboxBody())).status).toBe(200);
+  });
+
+  it('cuts a client that never finishes its headers', async () => {
+    const l = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const started = Date.now();
+    const answer = await rawExchange(l.port, 'POST /webhook HTTP/1.1\r\nHost: x\r\n', 5000);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(answer === '' || /^HTTP\/1\.1 408/.test(answer)).toBe(true);
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+  });
+
+  it('answers garbage on the socket with 400 and keeps running', async () => {
+    const l = await listen();
+    expect(await rawExchange(l.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+  });
+});
+
+describe('listener: duplicates', () => {
+  it('same webhook-id → 200, journaled and shown once', async () => {
+    const l = await listen();
+    expect((await post(l.url, sandboxBody('APROVADO', 'C-1'), { 'webhook-id': 'msg_1' })).status).toBe(200);
+    const again = await post(l.url, sandboxBody('APROVADO', 'C-1'), { 'webhook-id': 'msg_1' });
+    expect(again.status).toBe(200);
+    expect(JSON.parse(again.text)).toMatchObject({ duplicate: true });
+    expect(deliveries()).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'duplicate')).toHaveLength(1);
+    expect(journaled()).toHaveLength(1);
+  });
+
+  it('same body without webhook-id → duplicate; a different body is new', async () => {
+    const l = await listen();
+    const body = sandboxBody();
+    await post(l.url, body);
+    await post(l.url, body);
+    await post(l.url, sandboxBody());
+    expect(deliveries()).toHaveLength(2);
+    expect(journaled()).toHaveLength(2);
+  });
+
+  it('concurrent copies of one delivery are journaled once', async () => {
+    const l = await listen();
+    const body = sandboxBody();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(l.url, body, { 'webhook-id': 'same' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(journaled()).toHaveLength(1);
+  });
+
+  it('remembers deliveries journaled before a restart', async () => {
+    const body = sandboxBody();
+    const first = await listen();
+    await post(first.url, body, { 'webhook-id': 'msg_r' });
+    await first.close();
+    const second = await listen({ known: journaled().map((e) => (e.kind === 'delivery' ? e : { webhookId: null, bodyHash: '' })) });
+    expect(JSON.parse((await post(second.url, body, { 'webhook-id': 'msg_r' })).text)).toMatchObject({ duplicate: true });
+    expect(journaled()).toHaveLength(1);
+  });
+});
+
+describe('listener: signatures', () => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const signed = (id: string, body: string, at = new Date()) => ({
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  });
+
+  it('accepts a delivery signed by standardwebhooks: verified true', async () => {
+    const l = await listen({ secret });
+    const body = sandboxBody();
+    expect((await post(l.url, body, signed('msg_ok', body))).status).toBe(200);
+    expect(deliveries()[0]).toMatchObject({ verified: true, webhookId: 'msg_ok' });
+    expect(journaled()[0]).toMatchObject({ verified: true });
+  });
+
+  it('401 for a tampered body, a stale timestamp and missing headers; nothing journaled', async () => {
+    const l = await listen({ secret });
+    const body = sandboxBody();
+    expect((await post(l.url, body.replace('PROP-1001', 'PROP-9999'), signed('m1', body))).status).toBe(401);
+    const stale = new Date(Date.now() - 10 * 60 * 1000);
+    const staleAnswer = await post(l.url, body, signed('m2', body, stale));
+    expect(staleAnswer.status).toBe(401);
+    expect(staleAnswer.text).toContain('valid signature but timestamp outside the 5-minute window');
+    expect((await post(l.url, body)).status).toBe(401);
+    expect(events.map((e) => (e.kind === 'rejected' ? e.reason : e.kind))).toEqual(['bad-signature', 'stale-timestamp', 'missing-headers']);
+    expect(journaled()).toHaveLength(0);
+  });
+
+  it('checks the signature before parsing: a signed non-JSON body is a 400, an unsigned one a 401', async () => {
+    const l = await listen({ secret });
+    expect((await post(l.url, 'nope', signed('m3', 'nope'))).status).toBe(400);
+    expect((await post(l.url, 'nope')).status).toBe(401);
+  });
+});
+
+describe('listener: journal and 2xx', () => {
+  it('journal line count equals the 2xx count under concurrent mixed traffic', async () => {
+    const l = await listen();
+    const dup = sandboxBody();
+    const bodies = [...Array.from({ length: 150 }, () => sandboxBody()), ...Array(20).fill(dup), ...Array(10).fill('not json')];
+    const answers = await Promise.all(bodies.map((b) => post(l.url, b)));
+    const ok = answers.filter((a) => a.status >= 200 && a.status < 300 && !a.text.includes('duplicate')).length;
+    expect(ok).toBe(151);
+    expect(journaled()).toHaveLength(ok);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(10);
+    expect((await l.close()).received).toBe(151);
+  });
+
+  it('answers 500 (so the sender retries) when the journal cannot be written', async () => {
+    const l = await listen();
+    await journal.close();
+    const body = sandboxBody();
+    expect((await post(l.url, body)).status).toBe(500);
+    expect(events.at(-1)).toMatchObject({ kind: 'error' });
+    expect(deliveries()).toHaveLength(0);
+    // Not remembered as seen: the retry is processed again (and fails again here).
+    expect((await post(l.url, body)).status).toBe(500);
+  });
+});
+
+describe('listener: forwarding', () => {
+  it('relays headers and raw body unchanged, reports the status, and does not wait for it', async () => {
+    const got: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const app = await startApp(async (req, body, res) => {
+      got.push({ headers: req.headers, body });
+      await gate;
+      res.writeHead(201).end('made');
+    });
+    const l = await listen({ forwardTo: `http://127.0.0.1:${app.port}/hooks?src=econsig` });
+    const body = '{"idContrato": "F-1",  "status":"APROVADO"}';
+    const sender = await post(l.url, body, { 'webhook-id': 'msg_f', 'x-custom': 'kept' });
+    expect(sender.status).toBe(200);
+    await waitFor(() => got.length === 1);
+    expect(events.some((e) => e.kind === 'forwarded')).toBe(false);
+    release();
+    await waitFor(() => events.some((e) => e.kind === 'forwarded'));
+    expect(got[0]!.body.toString()).toBe(body);
+    expect(got[0]!.headers).toMatchObject({ 'webhook-id': 'msg_f', 'x-custom': 'kept', 'content-type': 'application/json' });
+    expect(app.paths).toEqual(['/hooks?src=econsig']);
+    expect(events.find((e) => e.kind === 'forwarded')).toMatchObject({ httpStatus: 201, error: null, idContrato: 'F-1' });
+  });
+
+  it('reports a forward that cannot connect, while the sender still gets 200', async () => {
+    const dead = await startApp(async () => {});
+    const deadPort = dead.port;
+    await dead.close();
+    const l = await listen({ forwardTo: `http://127.0.0.1:${deadPort}/x` });
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+    await waitFor(() => events.some((e) => e.kind === 'forwarded'));
+    expect(events.find((e) => e.kind === 'forwarded')).toMatchObject({ httpStatus: null, error: expect.stringContaining('ECONNREFUSED') });
+  });
+});
+
+describe('listener: binding', () => {
+  it('rejects with EADDRINUSE when the port is taken', async () => {
+    const first = await listen();
+    const err = await startListener({ host: '127.0.0.1', port: first.port, path: '/webhook', journal, onEvent: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ListenError);
+    expect(err).toMatchObject({ code: 'EADDRINUSE', port: first.port });
+    expect(String((err as Error).message)).toContain('EADDRINUSE');
+  });
+
+  it('close() resolves with the count and frees the port', async () => {
+    const l = await listen();
+    await post(l.url, sandboxBody());
+    expect(await l.close()).toMatchObject({ received: 1 });
+    await expect(request(l.url, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+});
+
+function rawExchange(port: number, text: string, timeoutMs = 3000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${timeoutMs} ms; got ${JSON.stringify(data)}`));
+    }, timeoutMs);
+    socket.on('data', (d) => (data += d.toString()));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.write(text);
+  });
+}
+
+async function startApp(handler: (req: import('node:http').IncomingMessage, body: Buffer, res: import('node:http').ServerResponse) => Promise<void>) {
+  const paths: string[] = [];
+  const server: Server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void handler(req, Buffer.concat(chunks), res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const close = () => new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+  toClose.push(close);
+  return { port: (server.address() as AddressInfo).port, paths, close };
+}
+
+async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
