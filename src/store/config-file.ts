@@ -68,10 +68,12 @@ export async function openConfigFile(home: string): Promise<ConfigFile> {
       accessPropertiesByDotNotation: false,
     });
   } catch (error) {
+    // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = error instanceof SyntaxError ? 'it is not valid JSON' : (code ?? (error as Error).name);
     throw new UsageError(
-      `Cannot read the config file ${path}.`,
+      `Cannot read the config file ${path}: ${why}.`,
       'Fix or remove the file (it is JSON); `econsig config path` shows where everything is kept.',
-      error,
     );
   }
   return wrapConf(conf);

@@ -58,8 +58,11 @@ describe('openConfigFile', () => {
 
   it('turns a corrupt file into a UsageError naming it', async () => {
     await mkdir(home, { recursive: true });
-    await writeFile(join(home, 'config.json'), '{not json');
+    await writeFile(join(home, 'config.json'), '{"profiles":{"default":{"token":"tok_leaky_0123456789"');
     await expect(openConfigFile(home)).rejects.toThrow(UsageError);
-    await expect(openConfigFile(home)).rejects.toThrow(join(home, 'config.json'));
+    await expect(openConfigFile(home)).rejects.toThrow(`${join(home, 'config.json')}: it is not valid JSON`);
+    // Neither message nor cause may quote the file: it holds tokens.
+    const error = await openConfigFile(home).catch((e: unknown) => e as UsageError);
+    expect(`${error.message} ${error.hint} ${String(error.cause)}`).not.toContain('tok_leaky');
   });
 });
