@@ -207,7 +207,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Only date-shaped text: V8's Date.parse also accepts things like "1.5".
-  if (!/^[A-Za-z]{3},? /.test(text)) return undefined;
+  if (!/^[A-Za-z]{3,9},? /.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
@@ -225,12 +225,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The `erros` list of a service error body, or undefined when the body has none. */
-function errosOf(json: unknown): ServiceErrorItem[] | undefined {
+function errosOf(json: unknown, token: string | undefined): ServiceErrorItem[] | undefined {
   if (!isRecord(json) || !Array.isArray(json.erros)) return undefined;
   const items: ServiceErrorItem[] = [];
   for (const item of json.erros) {
     if (!isRecord(item) || typeof item.codigo !== 'string') return undefined;
-    items.push({ codigo: item.codigo, msg: typeof item.msg === 'string' ? item.msg : '' });
+    const msg = typeof item.msg === 'string' ? redactToken(item.msg, token) : '';
+    items.push({ codigo: redactToken(item.codigo, token), msg });
   }
   return items;
 }
@@ -261,7 +262,7 @@ export function errorFromResponse(input: AnswerInput): ServiceError {
   const requestId = headerValue(input.headers, 'x-request-id');
   const bodySnippet = snippetOf(body, token);
   const json = parseJson(body);
-  const erros = errosOf(json);
+  const erros = errosOf(json, token);
   const base = { status, requestId, bodySnippet };
   const undocumented = (why: string): UndocumentedAnswerError =>
     new UndocumentedAnswerError(
