@@ -1,0 +1,111 @@
+import type { Context, WatchInput } from '../cli.js';
+import { EconsigError, ExitCode, UsageError } from '../errors.js';
+import { resolveSettings } from '../store/settings.js';
+import { createWatchOutput } from '../ui/watch-output.js';
+import type { ExtractOptions } from '../webhook/extract.js';
+import { ListenError } from '../webhook/server.js';
+import { decodeSecret } from '../webhook/verify.js';
+import { runWatchSession } from '../webhook/watch-session.js';
+
+interface WatchSettings {
+  home: string;
+  host: string;
+  port: number;
+  path: string;
+  secret: { value: string; source: string } | undefined;
+  extractOptions: ExtractOptions;
+  waitTimeoutSeconds: number;
+}
+
+/** Where settings plug in: flag > env > profile config > default (store/settings.ts). */
+async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSettings> {
+  const s = await resolveSettings({
+    env: ctx.env,
+    globals: ctx.globals,
+    flags: {
+      ...(input.port === undefined ? {} : { 'webhook.port': input.port }),
+      ...(input.host === undefined ? {} : { 'webhook.host': input.host }),
+      ...(input.path === undefined ? {} : { 'webhook.path': input.path }),
+      ...(input.secret === undefined ? {} : { 'webhook.secret': input.secret }),
+    },
+  });
+  const v = s.values;
+  const secret = v['webhook.secret'];
+  const secretSource = { flag: '--secret', env: 'ECONSIG_WEBHOOK_SECRET', config: `webhook.secret of profile "${s.profile.name}"`, default: 'default' }[s.sources['webhook.secret']];
+  return {
+    home: s.paths.home,
+    host: v['webhook.host'],
+    port: v['webhook.port'],
+    path: v['webhook.path'].startsWith('/') ? v['webhook.path'] : `/${v['webhook.path']}`,
+    secret: secret === undefined || secret === '' ? undefined : { value: secret, source: secretSource },
+    extractOptions: {
+      ...(v['webhook.id-field'] === undefined ? {} : { idField: v['webhook.id-field'] }),
+      ...(v['webhook.status-field'] === undefined ? {} : { statusField: v['webhook.status-field'] }),
+    },
+    waitTimeoutSeconds: v['wait-timeout'],
+  };
+}
+
+const bindHints: Record<string, string> = {
+  EADDRINUSE: 'Is another `econsig watch` (or `submit --wait`) running? Stop it, or use --port 0 for a free port.',
+  EACCES: 'Ports below 1024 need privileges: pick another --port (default 4020), or --port 0.',
+  EADDRNOTAVAIL: '--host must be an address of this machine, e.g. 127.0.0.1.',
+  ENOTFOUND: '--host must be an address of this machine, e.g. 127.0.0.1.',
+};
+
+export async function run(input: WatchInput, ctx: Context): Promise<number> {
+  if (input.timeout !== undefined && input.contract === undefined) {
+    throw new UsageError('--timeout only applies with --contract.', 'Add --contract <idContrato>, or drop --timeout to watch until Ctrl-C.');
+  }
+  const settings = await watchSettings(input, ctx);
+  if (settings.secret) {
+    try {
+      decodeSecret(settings.secret.value);
+    } catch (error) {
+      throw new UsageError(`The webhook secret from ${settings.secret.source} is unusable: ${(error as Error).message}.`, 'Use the whsec_<base64> secret your sender signs with.');
+    }
+  }
+  const output = createWatchOutput(ctx.io);
+  const timeoutSeconds = input.contract === undefined ? undefined : (input.timeout ?? settings.waitTimeoutSeconds);
+
+  let end;
+  try {
+    end = await runWatchSession({
+      home: settings.home,
+      host: settings.host,
+      port: settings.port,
+      path: settings.path,
+      secret: settings.secret?.value,
+      forwardTo: input.forwardTo,
+      extractOptions: settings.extractOptions,
+      contract: input.contract,
+      timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
+      signal: ctx.signal,
+      onListening: (url) =>
+        output.listening({ url, verified: settings.secret !== undefined, forwardTo: input.forwardTo, contract: input.contract, journal: settings.home }),
+      onEvent: (event) => output.event(event),
+    });
+  } catch (error) {
+    if (error instanceof ListenError) {
+      throw new EconsigError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? 'bind failed'}.`, {
+        exitCode: ExitCode.usage,
+        hint: bindHints[error.code ?? ''] ?? 'Pick another --host/--port, or --port 0 for a free port.',
+        cause: error.cause,
+      });
+    }
+    throw error;
+  }
+
+  if (end.reason === 'result') {
+    output.contractResult(end.result);
+    return end.result.outcome === 'approved' ? ExitCode.ok : ExitCode.denied;
+  }
+  if (end.reason === 'timeout') {
+    throw new EconsigError(`No result for contract ${input.contract} within ${timeoutSeconds} s.`, {
+      exitCode: ExitCode.timeout,
+      hint: `Check later with \`econsig history --contract ${input.contract}\`, or wait longer with --timeout.`,
+    });
+  }
+  output.stopped(end.stats);
+  return ExitCode.ok;
+}
