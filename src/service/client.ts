@@ -11,6 +11,7 @@ import {
   ConnectionError,
   InsecureTransportError,
   InvalidBaseUrlError,
+  InvalidTokenError,
   ServiceError,
   TimeoutError,
   TransportError,
@@ -275,6 +276,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const url = contractsUrl(options.baseUrl);
   const target = displayUrl(parseBaseUrl(options.baseUrl));
   const token = options.token;
+  // undici would refuse the header later as if the request had failed in flight.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new InvalidTokenError('The token is empty or has characters that cannot go in an HTTP header (spaces, line breaks, non-ASCII).');
+  }
   const requestTimeoutMs = options.requestTimeoutMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(10_000, requestTimeoutMs);
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };

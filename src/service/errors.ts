@@ -169,6 +169,11 @@ export class InsecureTransportError extends Error {
   }
 }
 
+/** A token that cannot be sent as a bearer credential. The message never quotes it. */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+}
+
 /** A base URL that is not an absolute http(s) URL. */
 export class InvalidBaseUrlError extends Error {
   override readonly name = 'InvalidBaseUrlError';

@@ -16,6 +16,7 @@ import {
   ConnectionError,
   InsecureTransportError,
   InvalidBaseUrlError,
+  InvalidTokenError,
   ProposalNotFoundError,
   RateLimitedError,
   ServerError,
@@ -457,6 +458,24 @@ describe('describeRequest, contractsUrl, assertSafeTransport', () => {
   ] as const)('assertSafeTransport(%s)', (base, cls) => {
     if (cls === undefined) expect(() => assertSafeTransport(base)).not.toThrow();
     else expect(() => assertSafeTransport(base)).toThrow(cls);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['line break', `${TOKEN}\n`],
+    ['space inside', 'abc def'],
+    ['non-ASCII', 'tokén123'],
+  ])('a token that cannot be a header value is refused up front (%s)', (_name, token) => {
+    const error = (() => {
+      try {
+        createServiceClient({ baseUrl: 'https://h', token, requestTimeoutMs: 1000 });
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(InvalidTokenError);
+    if (token) expect(error?.message).not.toContain(token.trim());
   });
 
   it('the client refuses plain http to another host before sending anything', () => {
