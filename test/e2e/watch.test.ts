@@ -1,0 +1,193 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// Runs the built binary: `npx tsc -p .` (or `npm test`) first.
+const BIN = fileURLToPath(new URL('../../bin/econsig.js', import.meta.url));
+
+let home: string;
+const children: ChildProcess[] = [];
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'econsig-e2e-watch-'));
+});
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface Run {
+  child: ChildProcess;
+  lines: string[];
+  stderr: () => string;
+  exit: Promise<number | null>;
+  nextLine: () => Promise<string>;
+}
+
+function watch(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [BIN, 'watch', ...args], {
+    env: { PATH: process.env.PATH ?? '', CI: '1', NO_COLOR: '1', ECONSIG_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const lines: string[] = [];
+  let buffered = '';
+  let err = '';
+  let waiters: Array<() => void> = [];
+  let read = 0;
+  child.stdout!.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    lines.push(...parts);
+    for (const w of waiters.splice(0)) w();
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const nextLine = async (): Promise<string> => {
+    const deadline = Date.now() + 5000;
+    while (lines.length <= read) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no stdout line; stderr: ${err}`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+    return lines[read++]!;
+  };
+  return { child, lines, stderr: () => err, exit, nextLine };
+}
+
+async function handshake(run: Run): Promise<string> {
+  const first = JSON.parse(await run.nextLine()) as { event: string; url: string };
+  expect(first.event).toBe('listening');
+  expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+  return first.url;
+}
+
+async function post(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<number> {
+  const res = await request(url, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+const result = (idContrato: string, status: string) => ({ evento: 'RESULTADO_PROPOSTA', idContrato, idProposta: 'PROP-1001', status, motivo: status === 'APROVADO' ? null : 'Margem insuficiente', dataHora: new Date().toISOString() });
+
+describe('econsig watch (built binary)', () => {
+  it('--json: handshake line, a result line per delivery, SIGTERM exits 0 with the count', async () => {
+    const run = watch(['--port', '0', '--json']);
+    const url = await handshake(run);
+    expect(await post(url, result('C-1', 'APROVADO'))).toBe(200);
+    const line = JSON.parse(await run.nextLine()) as Record<string, unknown>;
+    expect(line).toMatchObject({ event: 'result', idContrato: 'C-1', status: 'APROVADO', outcome: 'approved', verified: null, payload: { evento: 'RESULTADO_PROPOSTA', idContrato: 'C-1' } });
+    expect(typeof line.receivedAt).toBe('string');
+    const health = await request(url.replace('/webhook', '/healthz'));
+    await health.body.dump();
+    expect(health.statusCode).toBe(200);
+    run.child.kill('SIGTERM');
+    // Flaky (130) until cli.ts ignores the SIGTERM that conf's when-exit re-raises: see the commit message.
+    expect(await run.exit).toBe(0);
+    expect(run.stderr()).toContain('Ready! Listening on');
+    expect(run.stderr()).toContain('signatures are not verified');
+    expect(run.stderr()).toContain('Stopped. 1 delivery received.');
+    expect(run.lines).toHaveLength(2);
+  });
+
+  it('human mode: one delivery line on stdout with the outcome and reason', async () => {
+    const run = watch(['--port', '0']);
+    await new Promise((r) => setTimeout(r, 50));
+    const deadline = Date.now() + 5000;
+    while (!/Listening on (\S+)/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const url = /Listening on (\S+)/.exec(run.stderr())![1]!;
+    await post(url, result('C-H', 'REPROVADO'));
+    const line = await run.nextLine();
+    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}C-H {2}PROP-1001 {2}denied {2}"Margem insuficiente" {2}unverified$/);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('--contract X --timeout 1 exits 9 with no result', async () => {
+    const run = watch(['--port', '0', '--contract', 'C-NONE', '--timeout', '1']);
+    const started = Date.now();
+    expect(await run.exit).toBe(9);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(run.stderr()).toContain('No result for contract C-NONE within 1 s');
+  });
+
+  it.each([
+    ['APROVADO', 0, 'approved'],
+    ['REPROVADO', 8, 'denied'],
+    ['CANCELADO', 8, 'cancelled'],
+  ])('--contract: a delivered %s exits %i', async (status, code, word) => {
+    const run = watch(['--port', '0', '--json', '--contract', 'C-W', '--timeout', '10']);
+    const url = await handshake(run);
+    await post(url, result('C-OTHER', 'APROVADO'));
+    expect(run.child.exitCode).toBe(null);
+    await post(url, result('C-W', 'EM_ANALISE'));
+    await post(url, result('C-W', status));
+    expect(await run.exit).toBe(code);
+    expect(run.stderr()).toContain(word);
+    expect(run.lines.map((l) => JSON.parse(l).idContrato)).toEqual([undefined, 'C-OTHER', 'C-W', 'C-W']);
+  });
+
+  it('--contract sees a result that was journaled before it started', async () => {
+    const first = watch(['--port', '0', '--json']);
+    await post(await handshake(first), result('C-EARLY', 'REPROVADO'));
+    await first.nextLine();
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    const second = watch(['--port', '0', '--contract', 'C-EARLY', '--timeout', '5']);
+    expect(await second.exit).toBe(8);
+    expect(second.stderr()).toContain('already in the journal');
+  });
+
+  it('port in use: exits 2 at once with the reason and a hint', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = watch(['--port', String(port)]);
+      expect(await run.exit).toBe(2);
+      expect(run.stderr()).toContain(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(run.stderr()).toContain('--port 0');
+      expect(run.stderr()).not.toContain('Ready!');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('with ECONSIG_WEBHOOK_SECRET: signed deliveries are verified, unsigned ones get 401 and a warning', async () => {
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const run = watch(['--port', '0', '--json'], { ECONSIG_WEBHOOK_SECRET: secret });
+    const url = await handshake(run);
+    const body = JSON.stringify(result('C-S', 'APROVADO'));
+    const now = new Date();
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', now, body) },
+    });
+    await res.body.dump();
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(await run.nextLine())).toMatchObject({ idContrato: 'C-S', verified: true });
+    expect(await post(url, result('C-S', 'APROVADO'))).toBe(401);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.stderr()).toContain('rejected a delivery (401)');
+    expect(run.stderr()).not.toContain('signatures are not verified');
+    expect(run.lines).toHaveLength(2);
+  });
+
+  it('--timeout without --contract is a usage error', async () => {
+    const run = watch(['--port', '0', '--timeout', '1']);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain('--timeout only applies with --contract');
+  });
+});
