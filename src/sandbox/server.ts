@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateSubmission } from '../domain/validate.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
 import { signWebhook } from '../webhook/verify.js';
 import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
@@ -128,7 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.webhookUrl !== undefined && !/^https?:\/\//.test(options.webhookUrl)) {
     throw new UsageError(`Webhook URL ${options.webhookUrl} is not an http(s) URL.`);
   }
-  const validate = options.validate ?? (await loadValidator());
+  const validate = options.validate ?? strictValidator;
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
 
   const contracts = new Map<string, SandboxContract>();
@@ -282,11 +283,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-async function loadValidator(): Promise<SubmissionValidator> {
-  const { validateSubmission } = await import('../domain/validate.js');
-  // The sandbox plays the strict service: no normalisation, warnings ignored.
-  return (input, now) => validateSubmission(input, { now, normalize: false });
-}
+// The sandbox plays the strict service: no normalisation, warnings ignored.
+const strictValidator: SubmissionValidator = (input, now) => validateSubmission(input, { now, normalize: false });
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
