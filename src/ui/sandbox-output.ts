@@ -54,7 +54,7 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
         [
           `  endpoint: POST ${info.endpoint}`,
           `  results:  ${info.webhookUrl ?? '(no webhook URL)'} after ${info.delaySeconds}s${info.signed ? ', signed' : ''}`,
-          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d @fixtures/valid/<file>.json`,
+          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d @fixtures/valid/pix-only.json`,
           '  Ctrl-C to stop.',
           '',
         ].join('\n'),
