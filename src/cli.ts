@@ -35,7 +35,7 @@ export interface SubmitInput {
   interactive: boolean;
   save: string | undefined;
   yes: boolean;
-  concurrency: number;
+  concurrency: number | undefined;
   requestTimeout: number | undefined;
   force: boolean;
   strict: boolean;
@@ -207,8 +207,14 @@ function readVersion(): string {
 }
 
 /** Build the commander program. `dispatch` receives each command's typed input. */
-export function buildProgram(dispatch: Dispatch): Command {
+export function buildProgram(
+  dispatch: Dispatch,
+  output?: { writeOut(text: string): void; writeErr(text: string): void },
+): Command {
   const program = new Command('econsig');
+  // Set before any subcommand is added: subcommands copy these settings when created.
+  program.exitOverride();
+  if (output) program.configureOutput(output);
   const globals = (): GlobalOptions => {
     const o = program.opts<{ profile?: string; baseUrl?: string; json?: boolean; color: boolean; verbose?: boolean }>();
     return {
@@ -270,7 +276,7 @@ export function buildProgram(dispatch: Dispatch): Command {
     .option('-i, --interactive', 'build the submission with the wizard')
     .option('--save <file>', 'wizard: write the built submission to this file')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--concurrency <n>', 'submissions in flight at once', parsePositiveInt, 4)
+    .option('--concurrency <n>', 'submissions in flight at once (default 4; config concurrency)', parsePositiveInt)
     .option('--request-timeout <seconds>', 'limit for one HTTP exchange (default 30)', parsePositiveSeconds)
     .option('--force', 'send even if the journal shows this proposal still in progress')
     .option('--strict', 'warnings count as errors')
@@ -296,7 +302,7 @@ export function buildProgram(dispatch: Dispatch): Command {
         interactive: o.interactive === true,
         save: o.save as string | undefined,
         yes: o.yes === true,
-        concurrency: o.concurrency as number,
+        concurrency: o.concurrency as number | undefined,
         requestTimeout: o.requestTimeout as number | undefined,
         force: o.force === true,
         strict: o.strict === true,
@@ -527,9 +533,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return result;
   };
 
-  const program = buildProgram(dispatch);
-  program.exitOverride();
-  program.configureOutput({
+  const program = buildProgram(dispatch, {
     writeOut: (text) => streams.stdout.write(text),
     writeErr: (text) => streams.stderr.write(text),
   });

@@ -3,8 +3,8 @@
  * folders (every *.json below, sorted). Reads are synchronous on purpose: readFileSync is
  * four times faster than fs/promises for thousands of small files (performance-baselines.md).
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { ROOT_PATH } from '../domain/validate.js';
 import type { Issue } from '../domain/normalize.js';
@@ -47,17 +47,21 @@ export function expandInputs(paths: readonly string[], cwd: string): Source[] {
       sources.push({ file: path, absolute, problem: `folder ${path} has no *.json files` });
       continue;
     }
-    for (const file of found) sources.push({ file: join(path, relative(absolute, file)), absolute: file });
+    for (const rel of found) sources.push({ file: join(path, rel), absolute: join(absolute, rel) });
   }
   return sources;
 }
 
+/** Paths relative to `folder` of every *.json file below it, sorted. */
 function listJsonFiles(folder: string): string[] {
   const entries = readdirSync(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith('.json'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.toLowerCase().endsWith('.json')) continue;
+    const dir = entry.parentPath.length > folder.length ? entry.parentPath.slice(folder.length + 1) : '';
+    files.push(dir ? `${dir}/${entry.name}` : entry.name);
+  }
+  return files.sort();
 }
 
 function describeFsError(error: unknown, path: string): string {
@@ -108,7 +112,14 @@ export function loadSource(source: Source, stdin: StdinReader): Loaded {
         if (size > MAX_FILE_BYTES) {
           return fail(ExitCode.usage, FILE_PATH, `file is ${formatBytes(size)}; a submission is one small JSON object (at most 1 MiB)`);
         }
-        text = readFileSync(fd, 'utf8');
+        const bytes = Buffer.allocUnsafe(size);
+        let read = 0;
+        while (read < size) {
+          const n = readSync(fd, bytes, read, size - read, read);
+          if (n === 0) break;
+          read += n;
+        }
+        text = bytes.toString('utf8', 0, read);
       } finally {
         closeSync(fd);
       }

@@ -23,6 +23,8 @@ export interface ValidateFilesOptions {
   stdin: StdinReader;
   now: Date;
   strict: boolean;
+  /** Keep the normalised submission of valid files (submit needs it; validate does not). */
+  keepValues?: boolean;
 }
 
 /** Check one loaded source. `strict`: warnings make the file fail. */
@@ -40,7 +42,7 @@ export function checkSource(source: Source, options: ValidateFilesOptions): File
     warnings: result.warnings,
     exitCode: ok ? ExitCode.ok : ExitCode.invalid,
   };
-  if (ok && result.value) report.value = result.value;
+  if (ok && result.value && options.keepValues) report.value = result.value;
   return report;
 }
 

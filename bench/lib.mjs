@@ -1,0 +1,37 @@
+// Shared helpers for the benches: run a command, time it, read its peak memory.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const bin = join(root, 'bin', 'econsig.js');
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/** Run `node ...args` once; wall time in ms and, when GNU time exists, peak RSS in MiB. */
+export function runNode(args, { env = {}, input, stdout = 'ignore' } = {}) {
+  const fullEnv = { ...process.env, CI: '1', NO_COLOR: '1', ...env };
+  const cmd = gnuTime ?? process.execPath;
+  const cmdArgs = gnuTime ? ['-f', '%M', process.execPath, ...args] : args;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd, cmdArgs, { env: fullEnv, input, stdio: ['pipe', stdout, 'pipe'], maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const stderr = r.stderr?.toString() ?? '';
+  const kb = gnuTime ? Number(stderr.trim().split('\n').pop()) : NaN;
+  return { ms, rssMiB: kb / 1024, status: r.status, stderr, stdout: r.stdout?.toString() };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function range(values) {
+  return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+}
+
+export function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ')).join('\n');
+}

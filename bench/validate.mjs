@@ -1,0 +1,85 @@
+// validate over 10,000 generated files (10% invalid, one realistic fault each), whole
+// process, against a floor script that only reads and JSON-parses the same files.
+// Goals: >= 15,000 files/s, >= 0.5x the floor, peak RSS < 100 MiB.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, median, root, runNode, table } from './lib.mjs';
+
+const faults = [
+  (s) => (s.pessoa.endereco.cep = '0131010'),
+  (s) => (s.pessoa.endereco.uf = 'XX'),
+  (s) => (s.pessoa.telefone = '+5520987654321'),
+  (s) => (s.pessoa.documento.dataDeEmissao = '2024-02-30'),
+  (s) => (s.contaBancaria = { compe: '260', agencia: '0001' }),
+  (s) => (s.contaBancaria.chavePix = '52998224726'),
+  (s) => (s.pessoa.estadoCivil = 'CASADA'),
+  (s) => (s.pessoa.email = 'maria@'),
+  (s) => delete s.pessoa.documento,
+  (s) => (s.contaBancaria.agencia = '12345'),
+];
+
+export function generateFiles(dir, count = 10_000) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const base = JSON.parse(readFileSync(join(root, 'fixtures/valid/bank-and-pix.json'), 'utf8'));
+  for (let i = 0; i < count; i++) {
+    const s = structuredClone(base);
+    s.idProposta = `PROP-${100000 + i}`;
+    s.pessoa.endereco.numero = String(1 + (i % 3000));
+    if (i % 10 === 9) faults[Math.floor(i / 10) % faults.length](s);
+    writeFileSync(join(dir, `s${String(i).padStart(5, '0')}.json`), JSON.stringify(s, null, 4));
+  }
+}
+
+const FLOOR = `
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const dir = process.argv[1];
+let n = 0;
+for (const name of readdirSync(dir).sort()) { JSON.parse(readFileSync(join(dir, name), 'utf8')); n++; }
+if (n === 0) process.exit(1);
+`;
+
+export async function benchValidate({ count = 10_000, runs = 5 } = {}) {
+  const dir = join(root, 'bench/.data/validate');
+  generateFiles(dir, count);
+  const floor = [];
+  const ours = [];
+  const rssFloor = [];
+  const rssOurs = [];
+  let invalid = 0;
+  for (let i = 0; i < runs; i++) {
+    const f = runNode(['-e', FLOOR, dir]);
+    if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
+    floor.push(f.ms);
+    rssFloor.push(f.rssMiB);
+    const o = runNode([bin, 'validate', dir, '--json'], { stdout: 'pipe' });
+    if (o.status !== 1) throw new Error(`validate exited ${o.status}, expected 1 (10% invalid): ${o.stderr}`);
+    const doc = JSON.parse(o.stdout);
+    invalid = doc.files.filter((file) => !file.ok).length;
+    ours.push(o.ms);
+    rssOurs.push(o.rssMiB);
+  }
+  return {
+    count,
+    invalid,
+    floorRate: count / (median(floor) / 1000),
+    rate: count / (median(ours) / 1000),
+    floorRssMiB: median(rssFloor),
+    rssMiB: median(rssOurs),
+  };
+}
+
+export function printValidate(r) {
+  console.log(`\n## validate: ${r.count} files, ${r.invalid} invalid, whole process, median of runs`);
+  console.log(
+    table([
+      ['', 'files/s', 'peak RSS MiB'],
+      ['floor: read + JSON.parse', r.floorRate.toFixed(0), r.floorRssMiB.toFixed(1)],
+      ['econsig validate --json', r.rate.toFixed(0), r.rssMiB.toFixed(1)],
+    ]),
+  );
+  console.log(`ratio to floor: ${(r.rate / r.floorRate).toFixed(2)}  (goals: >= 15,000 files/s, >= 0.5x floor, < 100 MiB)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) printValidate(await benchValidate());

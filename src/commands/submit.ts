@@ -1,0 +1,125 @@
+import { writeFileSync } from 'node:fs';
+import type { Context, SubmitInput } from '../cli.js';
+import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
+import { junitXml } from '../flows/junit.js';
+import { runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
+import { describeRequest, assertSafeTransport } from '../service/client.js';
+import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
+import { requireBaseUrl, resolveSettings } from '../store/settings.js';
+import type { Settings } from '../store/keys.js';
+import { requireToken } from '../store/token.js';
+import {
+  createSubmitProgress,
+  renderDryRun,
+  renderInvalidFiles,
+  renderNotice,
+  renderSubmitResults,
+  renderTarget,
+} from '../ui/submit-output.js';
+import { submissionFromWizard } from './submit-wizard.js';
+
+function settingFlags(input: SubmitInput): Partial<Settings> {
+  const flags: Partial<Settings> = {};
+  if (input.requestTimeout !== undefined) flags['request-timeout'] = input.requestTimeout;
+  if (input.timeout !== undefined) flags['wait-timeout'] = input.timeout;
+  if (input.concurrency !== undefined) flags.concurrency = input.concurrency;
+  if (input.listen) {
+    flags['webhook.host'] = input.listen.host;
+    flags['webhook.port'] = input.listen.port;
+  }
+  return flags;
+}
+
+export async function run(input: SubmitInput, ctx: Context): Promise<number> {
+  const { io } = ctx;
+  const now = new Date();
+  const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
+  const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
+
+  let reports: FileReport[];
+  if (input.files.length === 0 || input.interactive) {
+    const wizard = await submissionFromWizard(input, ctx, options);
+    if (!wizard) return ExitCode.ok;
+    reports = [wizard];
+  } else {
+    reports = validateFiles(input.files, options);
+  }
+
+  const baseUrl = requireBaseUrl(settings);
+  if (input.dryRun) {
+    const token = settings.token?.token ?? '';
+    if (!token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
+    const requests = reports.flatMap((r) => (r.ok && r.value ? [{ file: r.file, request: describeRequest(baseUrl, token || 'none', r.value) }] : []));
+    renderInvalidFiles(io, reports);
+    renderDryRun(io, requests, reports);
+    return reportsExitCode(reports);
+  }
+
+  // No token, a plain-http remote host or a token unfit for a header: fail before anything leaves.
+  const token = requireToken(settings.token, settings.profile.name).token;
+  try {
+    assertSafeTransport(baseUrl);
+  } catch (error) {
+    if (error instanceof InsecureTransportError || error instanceof InvalidBaseUrlError) {
+      throw new UsageError(error.message, 'Use an https:// base URL (`econsig config set base-url https://...`); plain http is allowed only to this machine.');
+    }
+    throw error;
+  }
+
+  renderInvalidFiles(io, reports);
+  const sendable = reports.filter((r) => r.ok).length;
+  const values = settings.values;
+  const progress = await createSubmitProgress(io, sendable);
+  const started = Date.now();
+  let results;
+  try {
+    results = await runSubmit(reports, {
+      home: settings.paths.home,
+      profile: settings.profile.name,
+      baseUrl,
+      token,
+      requestTimeoutMs: values['request-timeout'] * 1000,
+      concurrency: values.concurrency,
+      force: input.force,
+      ...(input.wait
+        ? {
+            wait: {
+              host: values['webhook.host'],
+              port: values['webhook.port'],
+              path: values['webhook.path'],
+              secret: values['webhook.secret'],
+              timeoutMs: values['wait-timeout'] * 1000,
+              extractOptions: {
+                ...(values['webhook.id-field'] ? { idField: values['webhook.id-field'] } : {}),
+                ...(values['webhook.status-field'] ? { statusField: values['webhook.status-field'] } : {}),
+              },
+            },
+          }
+        : {}),
+      signal: ctx.signal,
+      onReady: (waitingOn) => {
+        if (sendable > 0) renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) });
+      },
+      onRetry: (info) => renderNotice(io, `${info.error.message}; retrying in ${(info.delayMs / 1000).toFixed(1)}s (attempt ${info.attempt + 1} of ${info.maxAttempts})`),
+      progress,
+    });
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${settings.profile.name}\`.`);
+    throw error;
+  } finally {
+    progress.stop();
+  }
+
+  const interrupted = ctx.signal.aborted;
+  renderSubmitResults(io, results, { interrupted });
+  if (input.report) {
+    try {
+      writeFileSync(input.report, junitXml(results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() }));
+    } catch (error) {
+      throw new EconsigError(`cannot write the report ${input.report}`, { exitCode: ExitCode.usage, cause: error });
+    }
+  }
+  // Ctrl-C: what was in flight is journaled; running the same command again sends the rest.
+  return interrupted ? 130 : submitExitCode(results);
+}

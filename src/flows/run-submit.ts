@@ -1,0 +1,116 @@
+/**
+ * The submit use-case end to end, free of terminal I/O: validated reports in, results out
+ * (in input order, invalid files included). Opens the journal, the result waiter (before
+ * any POST) and the HTTP client, and closes them however it ends.
+ */
+import { EconsigError, ExitCode } from '../errors.js';
+import { exitCodeFor } from '../domain/outcome.js';
+import { createServiceClient, type RetryInfo } from '../service/client.js';
+import { Journal, readJournal } from '../store/journal.js';
+import type { ExtractOptions } from '../webhook/extract.js';
+import { ListenError } from '../webhook/server.js';
+import { latestByProposal, submissionRecords } from './journal-view.js';
+import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
+import { type BatchProgress, type SubmitItem, type SubmitResult, submitBatch } from './submit-batch.js';
+import type { FileReport } from './validate-files.js';
+
+export interface RunSubmitOptions {
+  home: string;
+  profile: string;
+  baseUrl: string;
+  token: string;
+  requestTimeoutMs: number;
+  concurrency: number;
+  force: boolean;
+  wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions };
+  signal: AbortSignal;
+  now?: () => Date;
+  /** Told once the listener (or the journal being followed) is ready, before any POST. */
+  onReady?: (waitingOn: string | undefined) => void;
+  onRetry?: (info: RetryInfo) => void;
+  progress?: BatchProgress;
+}
+
+/** A file that was not sent because it did not validate (or could not be read). */
+export function invalidResult(report: FileReport): SubmitResult {
+  return {
+    file: report.file,
+    outcome: 'invalid',
+    httpStatus: null,
+    idContrato: null,
+    erros: [],
+    result: null,
+    message: report.exitCode === ExitCode.usage ? 'not sent: the file cannot be used' : 'not sent: the submission is invalid',
+    exitCode: report.exitCode === ExitCode.usage ? ExitCode.usage : exitCodeFor('invalid'),
+    warnings: report.warnings,
+    errors: report.errors,
+    attempts: 0,
+    idProposta: null,
+  };
+}
+
+export async function runSubmit(reports: readonly FileReport[], options: RunSubmitOptions): Promise<SubmitResult[]> {
+  const now = options.now ?? (() => new Date());
+  const items: SubmitItem[] = reports.flatMap((r) =>
+    r.ok && r.value ? [{ file: r.file, body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
+  );
+  const sent = new Map<string, SubmitResult>();
+  if (items.length > 0) {
+    const journal = await Journal.open(options.home);
+    let waiter: ResultWaiter | undefined;
+    const client = createServiceClient({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      requestTimeoutMs: options.requestTimeoutMs,
+      connections: Math.max(1, Math.min(options.concurrency, 64)),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+    try {
+      if (options.wait) {
+        try {
+          waiter = await startResultWaiter({ home: options.home, journal, ...options.wait });
+        } catch (error) {
+          if (!(error instanceof ListenError)) throw error;
+          throw new EconsigError(`--wait cannot start its listener: ${error.message}`, {
+            exitCode: ExitCode.usage,
+            hint: 'Another program holds that port. Use --listen with a free port that your webhook sender targets, or run `econsig watch` there and submit again.',
+            cause: error,
+          });
+        }
+      }
+      options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the journal of `econsig watch` at'} ${waiter.mode.url}` : undefined);
+      const latest = latestByProposal(submissionRecords(readJournal(options.home)));
+      const results = await submitBatch(items, {
+        client,
+        journal,
+        latest,
+        profile: options.profile,
+        baseUrl: options.baseUrl,
+        concurrency: options.concurrency,
+        force: options.force,
+        ...(waiter ? { waiter } : {}),
+        waitTimeoutMs: options.wait?.timeoutMs ?? 0,
+        signal: options.signal,
+        now,
+        ...(options.progress ? { progress: options.progress } : {}),
+      });
+      items.forEach((item, i) => sent.set(item.file + '\u0000' + i, results[i] as SubmitResult));
+    } finally {
+      await waiter?.close();
+      await client.close();
+      await journal.close();
+    }
+  }
+  let index = 0;
+  return reports.map((report) => {
+    if (!(report.ok && report.value)) return invalidResult(report);
+    const key = report.file + '\u0000' + index;
+    index += 1;
+    return sent.get(key) as SubmitResult;
+  });
+}
+
+/** 0 when every file succeeded; otherwise the code of the first that did not. */
+export function submitExitCode(results: readonly SubmitResult[]): number {
+  return results.find((r) => r.exitCode !== ExitCode.ok)?.exitCode ?? ExitCode.ok;
+}

@@ -1,0 +1,325 @@
+/**
+ * `submit`: send each valid submission, journal first, and turn every answer into an
+ * outcome of the contract. Never loses a submission: the journal line is durable before
+ * the POST leaves, and the answer (or "unknown") is written after.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { ExitCode } from '../errors.js';
+import { exitCodeFor, type Outcome } from '../domain/outcome.js';
+import type { Issue } from '../domain/normalize.js';
+import {
+  AbortedError,
+  ConnectionError,
+  ProposalNotFoundError,
+  RateLimitedError,
+  ServerError,
+  ServiceError,
+  TimeoutError,
+  UnauthorizedError,
+  UndocumentedAnswerError,
+  ValidationRejectedError,
+} from '../service/errors.js';
+import type { ServiceClient } from '../service/client.js';
+import type { Journal, JournalEntry } from '../store/journal.js';
+import type { ResultWaiter } from './result-waiter.js';
+import { type GuardState, type SubmissionRecord, guardStateOf } from './journal-view.js';
+
+/** One submission ready to go: validated and normalised. */
+export interface SubmitItem {
+  file: string;
+  body: Record<string, unknown> & { idProposta: string };
+  warnings: Issue[];
+}
+
+export interface ApprovalResult {
+  outcome: 'approved' | 'denied' | 'cancelled';
+  status: string | null;
+  reason: string | null;
+  source: 'live' | 'journal';
+}
+
+export interface SubmitResult {
+  file: string;
+  outcome: Outcome;
+  httpStatus: number | null;
+  idContrato: string | null;
+  erros: { codigo: string; msg: string }[];
+  /** The approval result, with --wait. */
+  result: ApprovalResult | null;
+  /** What happened, for people. */
+  message: string;
+  /** What to do next, when something went wrong. */
+  hint?: string;
+  exitCode: ExitCode;
+  warnings: Issue[];
+  errors: Issue[];
+  /** Requests made for this submission (retries included). */
+  attempts: number;
+  idProposta: string | null;
+}
+
+export interface BatchProgress {
+  onSending?(item: SubmitItem): void;
+  onAnswer?(result: SubmitResult): void;
+  onWaiting?(result: SubmitResult): void;
+  onResult?(result: SubmitResult): void;
+}
+
+export interface BatchOptions {
+  client: ServiceClient;
+  journal: Journal;
+  /** The latest journal record of each proposal, read before the batch starts. */
+  latest: Map<string, SubmissionRecord>;
+  profile: string;
+  baseUrl: string;
+  concurrency: number;
+  force: boolean;
+  waiter?: ResultWaiter;
+  waitTimeoutMs: number;
+  signal: AbortSignal;
+  now: () => Date;
+  progress?: BatchProgress;
+}
+
+/** sha256 of the exact JSON sent: the journal's way to know "the same submission". */
+export function bodyHash(body: object): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+function base(item: SubmitItem): Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'> {
+  return {
+    file: item.file,
+    httpStatus: null,
+    idContrato: null,
+    erros: [],
+    result: null,
+    warnings: item.warnings,
+    errors: [],
+    attempts: 0,
+    idProposta: item.body.idProposta,
+  };
+}
+
+function withOutcome(
+  partial: Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'>,
+  outcome: Outcome,
+  message: string,
+  hint?: string,
+): SubmitResult {
+  return { ...partial, outcome, message, exitCode: exitCodeFor(outcome), ...(hint ? { hint } : {}) };
+}
+
+const checkHint = (idProposta: string): string =>
+  `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
+
+/** Turn a failure of the client into an outcome: the one place that reads service errors. */
+export function outcomeOfError(item: SubmitItem, error: unknown, profile: string): SubmitResult {
+  const partial = base(item);
+  const id = item.body.idProposta;
+  if (error instanceof ServiceError) {
+    partial.httpStatus = error.status;
+    partial.erros = error.erros;
+    partial.attempts = error.attempts;
+    const codes = error.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
+    if (error instanceof UnauthorizedError) {
+      return withOutcome(partial, 'unauthorized', `401 unauthorized: the token is invalid or expired${error.message ? ` (${error.message})` : ''}`,
+        `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`);
+    }
+    if (error instanceof ProposalNotFoundError) {
+      return withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
+        'Check idProposta: it must be the id of a simulated proposal the worker chose.');
+    }
+    if (error instanceof RateLimitedError) {
+      return withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`,
+        'Nothing was created. Send again later, or lower --concurrency.');
+    }
+    if (error instanceof ValidationRejectedError) {
+      return withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`,
+        'Fix what the service names and send again. "In progress" means an earlier contract of this worker is not finished yet.');
+    }
+    if (error instanceof ServerError) {
+      return withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id));
+    }
+    if (error instanceof UndocumentedAnswerError) {
+      const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
+      return may
+        ? withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id))
+        : withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`,
+            'Check the base URL (`econsig config get base-url`): this does not look like the contract service.');
+    }
+    return withOutcome(partial, 'rejected', `${error.status} ${error.message}`);
+  }
+  if (error instanceof AbortedError) {
+    partial.attempts = error.attempts;
+    return error.sent
+      ? withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id))
+      : withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+  }
+  if (error instanceof TimeoutError || error instanceof ConnectionError) {
+    partial.attempts = error.attempts;
+    if (!error.sent) {
+      return withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
+        'Nothing was sent. Check the base URL and the network, then send again.');
+    }
+    return withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id));
+  }
+  throw error;
+}
+
+function guardResult(item: SubmitItem, guard: Exclude<GuardState, { kind: 'free' }>): SubmitResult {
+  const partial = base(item);
+  const id = item.body.idProposta;
+  const when = guard.record.sentAt;
+  partial.idContrato = guard.record.answer?.idContrato ?? null;
+  switch (guard.kind) {
+    case 'in_progress':
+      return withOutcome(partial, 'skipped', `not sent: proposal ${id} was accepted at ${when} (contract ${partial.idContrato}) and has no result yet`,
+        'The service allows one contract in progress per worker. Wait for its result (`econsig watch`), or use --force to send anyway.');
+    case 'unanswered':
+      return withOutcome(partial, 'skipped', `not sent: an earlier submission of ${id} (${when}) has no recorded answer; it may have arrived`, checkHint(id));
+    case 'unknown':
+      return withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id));
+  }
+}
+
+/** Send one item: guard, journal, POST, journal the answer. */
+async function sendOne(item: SubmitItem, options: BatchOptions): Promise<SubmitResult> {
+  const hash = bodyHash(item.body);
+  const guard = guardStateOf(options.latest.get(item.body.idProposta));
+  if (guard.kind !== 'free' && !options.force) {
+    // Re-running an interrupted batch: the very same submission was accepted already.
+    if (guard.kind === 'in_progress' && guard.record.bodyHash === hash && guard.record.answer?.idContrato) {
+      const partial = base(item);
+      partial.idContrato = guard.record.answer.idContrato;
+      partial.httpStatus = guard.record.answer.httpStatus;
+      return withOutcome(partial, 'accepted', `already accepted at ${guard.record.sentAt} (from the journal; not sent again)`);
+    }
+    return guardResult(item, guard);
+  }
+  if (options.signal.aborted) {
+    return withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+  }
+
+  const ref = randomUUID();
+  const submission: JournalEntry = {
+    kind: 'submission',
+    ref,
+    at: options.now().toISOString(),
+    file: item.file,
+    idProposta: item.body.idProposta,
+    bodyHash: hash,
+    profile: options.profile,
+    baseUrl: options.baseUrl,
+  };
+  await options.journal.append(submission);
+  // A later item of this batch with the same proposal must see this one.
+  const record: SubmissionRecord = {
+    ref,
+    file: item.file,
+    idProposta: item.body.idProposta,
+    bodyHash: hash,
+    profile: options.profile,
+    baseUrl: options.baseUrl,
+    sentAt: submission.at,
+  };
+  options.latest.set(item.body.idProposta, record);
+  options.progress?.onSending?.(item);
+
+  let result: SubmitResult;
+  try {
+    // The POST is not aborted by Ctrl-C: an answer in flight is worth waiting for, and
+    // each exchange is bounded by the request timeout.
+    const accepted = await options.client.submit(item.body);
+    const partial = base(item);
+    partial.httpStatus = accepted.status;
+    partial.idContrato = accepted.idContrato;
+    partial.attempts = accepted.attempts;
+    result = withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
+  } catch (error) {
+    result = outcomeOfError(item, error, options.profile);
+  }
+  await options.journal.append({
+    kind: 'answer',
+    ref,
+    at: options.now().toISOString(),
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    idContrato: result.idContrato,
+    erros: result.erros,
+    message: result.message,
+  });
+  record.answer = {
+    at: options.now().toISOString(),
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    idContrato: result.idContrato,
+    erros: result.erros,
+  };
+  return result;
+}
+
+async function waitForResult(result: SubmitResult, options: BatchOptions): Promise<SubmitResult> {
+  const waiter = options.waiter;
+  if (!waiter || result.outcome !== 'accepted' || !result.idContrato) return result;
+  options.progress?.onWaiting?.(result);
+  const found = await waiter.waitFor(result.idContrato, options.waitTimeoutMs, options.signal);
+  if (!found) {
+    const seconds = Math.round(options.waitTimeoutMs / 1000);
+    return options.signal.aborted
+      ? { ...result, message: `${result.message}; stopped waiting for the result (interrupted)` }
+      : {
+          ...result,
+          outcome: 'timeout',
+          exitCode: exitCodeFor('timeout'),
+          message: `${result.message}; no result within ${seconds}s`,
+          hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
+        };
+  }
+  const approval: ApprovalResult = { outcome: found.outcome, status: found.status, reason: found.reason, source: found.source };
+  if (found.source === 'live') {
+    await options.journal.append({
+      kind: 'result',
+      ref: null,
+      at: options.now().toISOString(),
+      idContrato: found.idContrato,
+      outcome: found.outcome,
+      status: found.status,
+      reason: found.reason,
+    });
+  }
+  const outcome: Outcome = found.outcome === 'approved' ? 'approved' : 'denied';
+  const what = found.outcome === 'cancelled' ? 'cancelled' : found.outcome;
+  return {
+    ...result,
+    outcome,
+    exitCode: exitCodeFor(outcome),
+    result: approval,
+    message: `contract ${result.idContrato} ${what}${found.reason ? `: ${found.reason}` : ''}`,
+  };
+}
+
+/**
+ * Send every item with at most `concurrency` in flight, in input order of start; wait for
+ * each result with a waiter. On abort, nothing new is sent; what is in flight finishes
+ * and is journaled.
+ */
+export async function submitBatch(items: readonly SubmitItem[], options: BatchOptions): Promise<SubmitResult[]> {
+  const results: SubmitResult[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      const item = items[index] as SubmitItem;
+      let result = await sendOne(item, options);
+      options.progress?.onAnswer?.(result);
+      if (options.waiter && result.outcome === 'accepted') {
+        result = await waitForResult(result, options);
+        options.progress?.onResult?.(result);
+      }
+      results[index] = result;
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker);
+  await Promise.all(workers);
+  return results;
+}

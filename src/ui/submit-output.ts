@@ -1,0 +1,148 @@
+import type { RequestDescription } from '../service/client.js';
+import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
+import type { FileReport } from '../flows/validate-files.js';
+import type { Io } from './io.js';
+import { createTheme, type Theme } from './theme.js';
+
+const SUCCESS = new Set(['accepted', 'approved']);
+
+function icon(t: Theme, result: SubmitResult): string {
+  if (SUCCESS.has(result.outcome)) return t.success('✓');
+  if (result.outcome === 'unknown' || result.outcome === 'timeout') return t.warning('?');
+  return t.error('✗');
+}
+
+function resultLines(t: Theme, result: SubmitResult): string[] {
+  const lines = [`${icon(t, result)} ${t.strong(result.file)}  ${t.info(result.outcome)}  ${result.message}`];
+  for (const e of result.errors) lines.push(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
+  for (const e of result.erros) lines.push(`    ${t.code(e.codigo)} ${e.msg}`);
+  if (result.hint) lines.push(`    ${t.info('hint:')} ${result.hint}`);
+  return lines;
+}
+
+/** Announce profile and base URL on stderr before anything is sent (cli-contract.md). */
+export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; wait?: string }): void {
+  const t = createTheme(io);
+  const what = `${target.count} submission${target.count === 1 ? '' : 's'}`;
+  io.stderr.write(`${t.muted('→')} sending ${what} to ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})\n`);
+  if (target.wait) io.stderr.write(`${t.muted('→')} results: ${target.wait}\n`);
+}
+
+export function renderNotice(io: Io, text: string): void {
+  io.stderr.write(`${createTheme(io).warning('warning:')} ${text}\n`);
+}
+
+/** Validation problems of files that will not be sent. */
+export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
+  if (io.json) return;
+  const t = createTheme(io);
+  const lines: string[] = [];
+  for (const report of reports) {
+    if (report.ok && report.warnings.length === 0) continue;
+    lines.push(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(report.file)}${report.ok ? '' : `  ${t.info('invalid')}  not sent`}`);
+    for (const e of report.errors) lines.push(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
+    for (const w of report.warnings) lines.push(`    ${t.warning('warning')} ${t.path(w.path)}: ${w.message}`);
+  }
+  if (lines.length) io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * Progress while a batch runs. On a terminal a spinner (ora, loaded only then) counts
+ * what is in flight; otherwise one plain line per answer and per result.
+ */
+export async function createSubmitProgress(io: Io, total: number): Promise<BatchProgress & { stop(): void }> {
+  const t = createTheme(io);
+  let answered = 0;
+  let waiting = 0;
+  const print = (lines: string[]): void => {
+    if (!io.json) io.stderr.write(`${lines.join('\n')}\n`);
+  };
+  if (!io.canAnimate || io.json) {
+    return {
+      onAnswer: (r) => print(resultLines(t, r)),
+      onWaiting: (r) => print([`${t.muted('…')} ${r.file}  waiting for the result of contract ${r.idContrato}`]),
+      onResult: (r) => print(resultLines(t, r)),
+      stop: () => undefined,
+    };
+  }
+  const { default: ora } = await import('ora');
+  const spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean }, isEnabled: true, color: 'cyan' });
+  const status = (): string =>
+    total > 1 ? `${answered}/${total} answered${waiting ? `, waiting for ${waiting} result${waiting === 1 ? '' : 's'}` : ''}` : waiting ? 'waiting for the approval result (webhook)…' : 'sending…';
+  spinner.start(status());
+  const above = (lines: string[]): void => {
+    spinner.clear();
+    io.stderr.write(`${lines.join('\n')}\n`);
+    spinner.text = status();
+    spinner.render();
+  };
+  return {
+    onAnswer: (r) => {
+      answered += 1;
+      above(resultLines(t, r));
+    },
+    onWaiting: () => {
+      waiting += 1;
+      spinner.text = status();
+    },
+    onResult: (r) => {
+      waiting -= 1;
+      above(resultLines(t, r));
+    },
+    stop: () => spinner.stop(),
+  };
+}
+
+/** --json document, or the summary for people. */
+export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean }): void {
+  if (io.json) {
+    const doc = {
+      ok: results.every((r) => SUCCESS.has(r.outcome)),
+      ...(extra.interrupted ? { interrupted: true } : {}),
+      results: results.map((r) => ({
+        file: r.file,
+        outcome: r.outcome,
+        httpStatus: r.httpStatus,
+        idContrato: r.idContrato,
+        erros: r.erros,
+        result: r.result,
+        idProposta: r.idProposta,
+        message: r.message,
+        ...(r.hint ? { hint: r.hint } : {}),
+        errors: r.errors,
+        warnings: r.warnings,
+      })),
+    };
+    io.stdout.write(`${JSON.stringify(doc)}\n`);
+    return;
+  }
+  const t = createTheme(io);
+  if (results.length <= 1 && !extra.interrupted) return;
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
+  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`);
+  const all = results.every((r) => SUCCESS.has(r.outcome));
+  const line = `${results.length} submission${results.length === 1 ? '' : 's'}: ${parts.join(', ')}${extra.interrupted ? ' (interrupted)' : ''}`;
+  io.stderr.write(`${all ? t.success(line) : t.error(line)}\n`);
+}
+
+/** --dry-run: the exact requests, token redacted. */
+export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; request: RequestDescription }>, reports: readonly FileReport[]): void {
+  if (io.json) {
+    io.stdout.write(
+      `${JSON.stringify({
+        ok: reports.every((r) => r.ok),
+        dryRun: true,
+        requests: requests.map((r) => ({ file: r.file, ...r.request })),
+        files: reports.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })),
+      })}\n`,
+    );
+    return;
+  }
+  const t = createTheme(io);
+  for (const { file, request } of requests) {
+    const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
+    io.stdout.write(`# ${file}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
+  }
+  io.stderr.write(`${t.muted(`dry run: ${requests.length} request${requests.length === 1 ? '' : 's'} shown, nothing sent`)}\n`);
+}

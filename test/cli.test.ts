@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { type CommandInputs, type CommandName, buildProgram } from '../src/cli.js';
+
+/** Parse argv with the real program and capture what the command would receive. */
+async function parse(argv: string[]): Promise<{ name: CommandName; input: unknown; globals: unknown }> {
+  let seen: { name: CommandName; input: unknown; globals: unknown } | undefined;
+  const program = buildProgram(
+    async (name, input, globals) => {
+      seen = { name, input, globals };
+      return 0;
+    },
+    { writeOut: () => undefined, writeErr: () => undefined },
+  );
+  await program.parseAsync(['node', 'econsig', ...argv]);
+  if (!seen) throw new Error('no command ran');
+  return seen;
+}
+
+async function parseError(argv: string[]): Promise<{ code: string; exitCode: number }> {
+  try {
+    await parse(argv);
+  } catch (error) {
+    return error as { code: string; exitCode: number };
+  }
+  throw new Error(`expected ${argv.join(' ')} to fail`);
+}
+
+const submitDefaults: CommandInputs['submit'] = {
+  files: [],
+  wait: false,
+  timeout: undefined,
+  listen: undefined,
+  dryRun: false,
+  interactive: false,
+  save: undefined,
+  yes: false,
+  concurrency: undefined,
+  requestTimeout: undefined,
+  force: false,
+  strict: false,
+  report: undefined,
+  lang: undefined,
+};
+
+describe('argv to typed input', () => {
+  it.each<[string[], CommandName, unknown]>([
+    [['validate', 'a.json', 'dir'], 'validate', { files: ['a.json', 'dir'], strict: false }],
+    [['validate', '-', '--strict'], 'validate', { files: ['-'], strict: true }],
+    [['submit', 'p.json', '-f', 'q.json', '--file', 'r.json'], 'submit', { ...submitDefaults, files: ['p.json', 'q.json', 'r.json'] }],
+    [
+      ['submit', '--file', 'p.json', '--wait', '--timeout', '30', '--listen', '127.0.0.1:5000', '--concurrency', '8'],
+      'submit',
+      { ...submitDefaults, files: ['p.json'], wait: true, timeout: 30, listen: { host: '127.0.0.1', port: 5000 }, concurrency: 8 },
+    ],
+    [['submit', '--listen', '0', '--dry-run', '-y', '--force'], 'submit', { ...submitDefaults, listen: { host: '127.0.0.1', port: 0 }, dryRun: true, yes: true, force: true }],
+    [['submit', '-i', '--save', 'out.json', '--lang', 'pt-BR'], 'submit', { ...submitDefaults, interactive: true, save: 'out.json', lang: 'pt-BR' }],
+    [['submit', 'p.json', '--request-timeout', '2.5', '--report', 'junit.xml', '--strict'], 'submit', { ...submitDefaults, files: ['p.json'], requestTimeout: 2.5, report: 'junit.xml', strict: true }],
+    [['watch'], 'watch', { port: undefined, host: undefined, path: undefined, secret: undefined, forwardTo: undefined, contract: undefined, timeout: undefined }],
+    [
+      ['watch', '--port', '0', '--host', '0.0.0.0', '--path', '/hooks', '--forward-to', 'http://127.0.0.1:3000/x', '--contract', 'abc', '--timeout', '5'],
+      'watch',
+      { port: 0, host: '0.0.0.0', path: '/hooks', secret: undefined, forwardTo: 'http://127.0.0.1:3000/x', contract: 'abc', timeout: 5 },
+    ],
+    [
+      ['sandbox'],
+      'sandbox',
+      { port: 4010, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 3, failRate: 0, latency: 0 },
+    ],
+    [
+      ['sandbox', '--port', '0', '--delay', '0.5', '--rate-limit', '5', '--fail-rate', '0.25', '--latency', '100', '--token', 't', '--proposals', 'c.json'],
+      'sandbox',
+      { port: 0, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 0.5, rateLimit: 5, failRate: 0.25, latency: 100, token: 't', proposals: 'c.json' },
+    ],
+    [['demo'], 'demo', { delay: 1 }],
+    [['auth', 'login', '--with-token'], 'auth', { action: 'login', withToken: true }],
+    [['auth', 'status'], 'auth', { action: 'status' }],
+    [['auth', 'logout'], 'auth', { action: 'logout' }],
+    [['auth', 'token'], 'auth', { action: 'token' }],
+    [['config', 'set', 'base-url', 'https://h.example'], 'config', { action: 'set', key: 'base-url', value: 'https://h.example' }],
+    [['config', 'get', 'request-timeout'], 'config', { action: 'get', key: 'request-timeout' }],
+    [['config', 'unset', 'webhook.port'], 'config', { action: 'unset', key: 'webhook.port' }],
+    [['config', 'list'], 'config', { action: 'list' }],
+    [['config', 'path'], 'config', { action: 'path' }],
+    [['history', '--limit', '5', '--proposal', 'PROP-1'], 'history', { limit: 5, proposal: 'PROP-1', contract: undefined }],
+    [['schema'], 'schema', {}],
+  ])('%j → %s', async (argv, name, input) => {
+    const seen = await parse(argv);
+    expect(seen.name).toBe(name);
+    expect(seen.input).toEqual(input);
+  });
+
+  it('global options reach every command, before or after it', async () => {
+    const seen = await parse(['--profile', 'homolog', 'validate', 'a.json', '--json', '--no-color', '--verbose', '--base-url', 'https://h.example']);
+    expect(seen.globals).toEqual({ profile: 'homolog', baseUrl: 'https://h.example', json: true, color: false, verbose: true });
+  });
+});
+
+describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
+  it.each([
+    [['watch', '--port', '70000']],
+    [['watch', '--port', 'abc']],
+    [['submit', '--timeout', '-1']],
+    [['submit', '--timeout', '0']],
+    [['submit', '--listen', 'host:port']],
+    [['submit', '--concurrency', '0']],
+    [['sandbox', '--fail-rate', '2']],
+    [['watch', '--forward-to', 'ftp://x']],
+    [['--base-url', 'not a url', 'validate', 'x']],
+    [['validate', '--nope']],
+    [['nonsense']],
+  ])('%j', async (argv) => {
+    const error = await parseError(argv);
+    expect(error.code).toMatch(/^commander\./);
+    expect(error.exitCode).not.toBe(0);
+  });
+});
