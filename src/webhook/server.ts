@@ -145,6 +145,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const forwardPool = options.forwardTo ? new Pool(new URL(options.forwardTo).origin, { connections: 8 }) : null;
   const forwardPath = options.forwardTo ? new URL(options.forwardTo).pathname + new URL(options.forwardTo).search : '/';
   const forwards = new Set<Promise<void>>();
+  // Handlers still running (e.g. awaiting the journal after the client went away), so close() counts them.
+  const inFlight = new Set<Promise<void>>();
   const emit = (event: ListenerEvent): void => {
     try {
       options.onEvent(event);
@@ -286,7 +288,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
           reply(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
           return;
         }
-        handleDelivery(req, res).catch(fail);
+        const handling = handleDelivery(req, res).catch(fail);
+        inFlight.add(handling);
+        void handling.finally(() => inFlight.delete(handling));
       } catch (error) {
         fail(error);
       }
@@ -326,6 +330,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         const grace = setTimeout(() => server.closeAllConnections(), 2_000);
         await closed;
         clearTimeout(grace);
+        await Promise.allSettled([...inFlight]);
         await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 5_000).unref())]);
         await forwardPool?.destroy();
         return { ...stats };

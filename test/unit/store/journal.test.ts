@@ -53,6 +53,13 @@ describe('Journal', () => {
     expect(entries.map((e) => (e.kind === 'delivery' ? e.webhookId : null))).toEqual(Array.from({ length: 500 }, (_, i) => `msg_${i}`));
   });
 
+  it('close() waits for appends nobody awaited', async () => {
+    const j = await Journal.open(home);
+    for (let i = 0; i < 50; i++) void j.append(delivery(i, 5000));
+    await j.close();
+    expect(readJournal(home)).toHaveLength(50);
+  });
+
   it('rejects appends after close', async () => {
     const j = await Journal.open(home);
     await j.close();
