@@ -24,6 +24,9 @@ export interface RunSubmitOptions {
   force: boolean;
   wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions };
   signal: AbortSignal;
+  /** Caller-owned journal and waiter (demo starts them before its sandbox); not closed here. */
+  journal?: Journal;
+  waiter?: ResultWaiter;
   now?: () => Date;
   /** Told once the listener (or the journal being followed) is ready, before any POST. */
   onReady?: (waitingOn: string | undefined) => void;
@@ -56,8 +59,8 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   );
   const sent = new Map<string, SubmitResult>();
   if (items.length > 0) {
-    const journal = await Journal.open(options.home);
-    let waiter: ResultWaiter | undefined;
+    const journal = options.journal ?? (await Journal.open(options.home));
+    let waiter: ResultWaiter | undefined = options.waiter;
     const client = createServiceClient({
       baseUrl: options.baseUrl,
       token: options.token,
@@ -66,7 +69,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
     try {
-      if (options.wait) {
+      if (options.wait && !waiter) {
         try {
           waiter = await startResultWaiter({ home: options.home, journal, ...options.wait });
         } catch (error) {
@@ -89,16 +92,16 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         concurrency: options.concurrency,
         force: options.force,
         ...(waiter ? { waiter } : {}),
-        waitTimeoutMs: options.wait?.timeoutMs ?? 0,
+        waitTimeoutMs: options.wait?.timeoutMs ?? 120_000,
         signal: options.signal,
         now,
         ...(options.progress ? { progress: options.progress } : {}),
       });
       items.forEach((item, i) => sent.set(item.file + '\u0000' + i, results[i] as SubmitResult));
     } finally {
-      await waiter?.close();
+      if (!options.waiter) await waiter?.close();
       await client.close();
-      await journal.close();
+      if (!options.journal) await journal.close();
     }
   }
   let index = 0;

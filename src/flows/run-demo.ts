@@ -1,0 +1,68 @@
+/**
+ * `econsig demo`: the whole flow on this machine, with nothing to set up. A temporary
+ * home, a listener and the sandbox on free ports, the bundled example validated,
+ * submitted with the sandbox's token, and its result awaited.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../sandbox/server.js';
+import { Journal } from '../store/journal.js';
+import { startResultWaiter } from './result-waiter.js';
+import { runSubmit } from './run-submit.js';
+import type { BatchProgress, SubmitResult } from './submit-batch.js';
+import { type FileReport, validateFiles } from './validate-files.js';
+
+export const DEMO_EXAMPLE = fileURLToPath(new URL('../../fixtures/valid/bank-and-pix.json', import.meta.url));
+
+export interface DemoSteps {
+  onValidated(report: FileReport): void;
+  onStarted(info: { sandboxUrl: string; token: string; webhookUrl: string }): void;
+  progress?: BatchProgress;
+}
+
+export interface DemoOutcome {
+  report: FileReport;
+  results: SubmitResult[];
+}
+
+export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps }): Promise<DemoOutcome> {
+  const home = mkdtempSync(join(tmpdir(), 'econsig-demo-'));
+  try {
+    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true });
+    if (!report) throw new Error('the bundled example is missing');
+    const shown = { ...report, file: 'fixtures/valid/bank-and-pix.json' };
+    options.steps.onValidated(shown);
+    if (!report.ok) return { report: shown, results: [] };
+
+    const journal = await Journal.open(home);
+    const waiter = await startResultWaiter({ home, journal, host: '127.0.0.1', port: 0, path: '/webhook' });
+    const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
+    try {
+      options.steps.onStarted({ sandboxUrl: sandbox.url, token: sandbox.token, webhookUrl: waiter.mode.url });
+      const results = await runSubmit([shown], {
+        home,
+        profile: 'demo',
+        baseUrl: sandbox.url,
+        token: sandbox.token,
+        requestTimeoutMs: 10_000,
+        concurrency: 1,
+        force: false,
+        wait: { host: '127.0.0.1', port: 0, path: '/webhook', timeoutMs: options.delayMs + 15_000 },
+        journal,
+        waiter,
+        signal: options.signal,
+        now: options.now,
+        ...(options.steps.progress ? { progress: options.steps.progress } : {}),
+      });
+      return { report: shown, results };
+    } finally {
+      await sandbox.close();
+      await waiter.close();
+      await journal.close();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
