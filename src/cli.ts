@@ -512,13 +512,18 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const closers: Array<() => unknown> = [];
   const abort = new AbortController();
   let io = createIo({ env, ...streams });
-  let interrupts = 0;
+  let firstSignalAt = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
-    interrupts += 1;
-    // A second Ctrl-C means "now": the journal is written before every send, so
-    // nothing is lost by leaving at once.
-    if (interrupts > 1) process.exit(130);
-    abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.usage }));
+    const now = Date.now();
+    if (firstSignalAt === 0) {
+      firstSignalAt = now;
+      abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.usage }));
+      return;
+    }
+    // conf's dependency when-exit re-raises the same signal right away; only a second
+    // Ctrl-C from a person means "now". Leaving at once loses nothing: the journal is
+    // written before every send.
+    if (now - firstSignalAt > 500) process.exit(130);
   };
 
   // commander actions cannot return a value: the running command's exit code lands here.
