@@ -1,0 +1,139 @@
+/**
+ * Shared pieces of the submit/history/demo e2e tests: the sandbox started in this process
+ * from the built dist (so its requests can be counted), tiny stub servers for answers the
+ * sandbox never gives, free ports, fixture copies, and a check of the submit --json shape
+ * (cli-contract.md, "Machine-readable output"). Needs `npx tsc -p .` first.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { repoRoot } from './run-cli.js';
+
+type SandboxModule = typeof import('../../src/sandbox/server.js');
+export type Sandbox = Awaited<ReturnType<SandboxModule['startSandbox']>>;
+export type SandboxOptions = NonNullable<Parameters<SandboxModule['startSandbox']>[0]>;
+
+export interface CountedSandbox {
+  sandbox: Sandbox;
+  /** Requests that reached the sandbox (each retry counts). */
+  requests: () => number;
+  log: Array<{ status: number; idProposta?: string; codes?: string[] }>;
+  close: () => Promise<void>;
+}
+
+/** The sandbox of the built dist, in this process, on port 0, counting requests from onLog. */
+export async function startCountedSandbox(options: Omit<SandboxOptions, 'port' | 'onLog'> = {}): Promise<CountedSandbox> {
+  const { startSandbox } = (await import('../../dist/sandbox/server.js')) as SandboxModule;
+  const log: CountedSandbox['log'] = [];
+  const sandbox = await startSandbox({
+    port: 0,
+    delayMs: 500,
+    ...options,
+    onLog: (entry) => {
+      if (entry.event === 'request') log.push(entry);
+    },
+  });
+  return { sandbox, requests: () => log.length, log, close: async () => void (await sandbox.close()) };
+}
+
+/** Environment for the binary aimed at a base URL with a token (CI=1 and NO_COLOR=1 come from runCli). */
+export function cliEnv(home: string, baseUrl: string, token: string | undefined): Record<string, string | undefined> {
+  return { ECONSIG_HOME: home, ECONSIG_TOKEN: token, ECONSIG_BASE_URL: baseUrl };
+}
+
+/** A port that was free a moment ago (listen on 0, read it, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Stub {
+  url: string;
+  requests: () => number;
+  close: () => Promise<void>;
+}
+
+/**
+ * An HTTP server on 127.0.0.1:0 that counts requests (counted once the body is read) and
+ * lets `handler` answer (or never answer). close() drops connections still open.
+ */
+export async function startStub(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Stub> {
+  let count = 0;
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count += 1;
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export function readFixture(name: string): Record<string, any> {
+  return JSON.parse(readFileSync(join(repoRoot, 'fixtures', name), 'utf8')) as Record<string, any>;
+}
+
+/** Write `value` as JSON to dir/name and return the path. */
+export function writeJson(dir: string, name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  return path;
+}
+
+/**
+ * A complete bank account and no Pix key (fixtures/valid/bank-only.json) for any proposal:
+ * no Pix linkage rule of the sandbox applies.
+ */
+export function bankOnly(idProposta: string): Record<string, any> {
+  return { ...readFixture('valid/bank-only.json'), idProposta };
+}
+
+export interface SubmitDoc {
+  ok: boolean;
+  results: Array<{
+    file: string;
+    outcome: string;
+    httpStatus: number | null;
+    idContrato: string | null;
+    erros: Array<{ codigo: string; msg: string }>;
+    result: { outcome: string; status: string | null; reason: string | null } | null;
+    message?: string;
+    hint?: string;
+  }>;
+}
+
+/** Parse submit --json stdout: exactly one JSON document with the contract's fields. */
+export function parseSubmitJson(stdout: string): SubmitDoc {
+  const lines = stdout.trim().split('\n');
+  expect(lines, `stdout must be one JSON document, got: ${stdout}`).toHaveLength(1);
+  const doc = JSON.parse(lines[0] as string) as SubmitDoc;
+  expect(typeof doc.ok).toBe('boolean');
+  expect(Array.isArray(doc.results)).toBe(true);
+  for (const r of doc.results) {
+    expect(Object.keys(r)).toEqual(expect.arrayContaining(['file', 'outcome', 'httpStatus', 'idContrato', 'erros', 'result']));
+    expect(Array.isArray(r.erros)).toBe(true);
+  }
+  return doc;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
