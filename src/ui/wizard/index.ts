@@ -1,0 +1,347 @@
+/**
+ * The submission wizard (`econsig submit` on a terminal with no file, or `-i`): asks for each
+ * field in the order a clerk has the papers, checks every answer with the rules `validate`
+ * uses, shows a masked summary, and hands the normalised submission back to the submit flow.
+ * It sends nothing itself.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, writeFile } from 'node:fs/promises';
+import { bankName } from '../../domain/banks.js';
+import { UF_NAMES, UFS, type Uf } from '../../domain/brazil.js';
+import type { Issue } from '../../domain/normalize.js';
+import { ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
+import { validateSubmission } from '../../domain/validate.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import type { Io } from '../io.js';
+import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
+import { createTheme, type Theme } from '../theme.js';
+import {
+  checkField,
+  type Draft,
+  fieldKind,
+  keepPayoutFields,
+  OPTIONAL_FIELDS,
+  payoutFields,
+  payoutModeOf,
+  readPrefill,
+  SECTIONS,
+  sectionOf,
+  toSubmission,
+} from './fields.js';
+import {
+  choiceLabel,
+  fieldQuestion,
+  type MenuAction,
+  noteMessage,
+  type PayoutMode,
+  payoutLabel,
+  ruleMessage,
+  type SectionId,
+  sectionTitle,
+  t,
+  type WizardLang,
+} from './messages.js';
+import { renderSummary } from './summary.js';
+
+export type { WizardLang } from './messages.js';
+export type { WizardPrompts } from '../prompts.js';
+
+/** `--lang` when given, else the first of LC_ALL, LC_MESSAGES, LANG that is set: Portuguese or English. */
+export function wizardLang(flag: string | undefined, env: Record<string, string | undefined>): WizardLang {
+  const locale = flag ?? [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '');
+  return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
+}
+
+export type WizardResult =
+  | { action: 'submit'; submission: Record<string, unknown> }
+  | { action: 'saved'; path: string }
+  | { action: 'quit' };
+
+export interface WizardOptions {
+  io: Io;
+  lang: WizardLang;
+  now: Date;
+  /** Parsed JSON of `--file` with `-i`: only what is missing or wrong is asked. */
+  prefill?: unknown;
+  /** `--save`: the path offered when saving. */
+  savePath?: string;
+  /** Injectable for tests; default the real @inquirer prompts, imported when first shown. */
+  prompts?: WizardPrompts;
+}
+
+/**
+ * Run the wizard. Resolves with what the clerk chose; rejects with a UsageError (exit 2)
+ * when there is no terminal, and with a CancelledError after Ctrl-C (once the clerk has
+ * been offered to save what was entered).
+ */
+export async function runWizard(options: WizardOptions): Promise<WizardResult> {
+  const { io, lang } = options;
+  if (!io.canPrompt) throw new UsageError(t(lang, 'noTerminal'), t(lang, 'noTerminalHint'));
+  const theme = createTheme(io);
+  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, theme.muted), theme);
+  try {
+    return await wizard.run();
+  } catch (error) {
+    if (error instanceof PromptCancelledError) return wizard.leave();
+    throw error;
+  }
+}
+
+const UF_CHOICES: readonly PromptChoice<Uf>[] = UFS.map((uf) => ({ value: uf, name: `${uf}  ${UF_NAMES[uf]}` }));
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+/** The UFs whose code or name matches what is typed (accents ignored). */
+export function searchUfs(term: string): readonly PromptChoice<Uf>[] {
+  const wanted = fold(term.trim());
+  if (!wanted) return UF_CHOICES;
+  const byCode = UF_CHOICES.filter((c) => fold(c.value).startsWith(wanted));
+  const byName = UF_CHOICES.filter((c) => !byCode.includes(c) && fold(UF_NAMES[c.value]).includes(wanted));
+  return [...byCode, ...byName];
+}
+
+const SELECT_VALUES: Partial<Record<FieldPath, readonly string[]>> = {
+  'pessoa.documento.tipoDocumento': TIPOS_DOCUMENTO,
+  'pessoa.estadoCivil': ESTADOS_CIVIS,
+  'contaBancaria.tipo': TIPOS_CONTA,
+};
+
+const lastSegment = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
+
+class Wizard {
+  private readonly draft: Draft = new Map();
+  private readonly rejected = new Map<FieldPath, string>();
+  private readonly prefilled: boolean;
+  private prefillPayout: PayoutMode | undefined;
+
+  constructor(
+    private readonly options: WizardOptions,
+    private readonly prompts: WizardPrompts,
+    private readonly theme: Theme,
+  ) {
+    this.prefilled = options.prefill !== undefined;
+    if (this.prefilled) {
+      const prefill = readPrefill(options.prefill);
+      for (const [path, value] of prefill.draft) this.draft.set(path, value);
+      for (const [path, message] of prefill.rejected) this.rejected.set(path, message);
+      this.prefillPayout = prefill.payout;
+    }
+  }
+
+  private get lang(): WizardLang {
+    return this.options.lang;
+  }
+
+  private say(line = ''): void {
+    this.options.io.stderr.write(`${line}\n`);
+  }
+
+  async run(): Promise<WizardResult> {
+    this.say(this.theme.muted(t(this.lang, 'intro')));
+    if (this.prefilled) this.say(this.theme.muted(t(this.lang, 'prefilled', { n: this.draft.size })));
+    for (const section of SECTIONS) await this.fillSection(section.id, 'fill');
+
+    for (;;) {
+      const result = validateSubmission(toSubmission(this.draft), { now: this.options.now });
+      const failing = SECTIONS.find((section) => result.errors.some((e) => sectionOf(e.path) === section.id));
+      if (failing) {
+        // Only a rule this wizard does not check per section could land here; back to it.
+        this.showErrors(failing.id, result.errors);
+        await this.fillSection(failing.id, 'edit');
+        continue;
+      }
+      if (!result.value) throw new Error(`wizard: the submission does not validate: ${JSON.stringify(result.errors)}`);
+      this.say();
+      for (const line of renderSummary(this.draft, this.lang, this.theme, result.warnings)) this.say(line);
+      this.say();
+      const action = await this.prompts.select<MenuAction>({
+        name: 'menu',
+        message: t(this.lang, 'menu'),
+        choices: [
+          { value: 'submit', name: t(this.lang, 'menuSubmit') },
+          { value: 'edit', name: t(this.lang, 'menuEdit') },
+          { value: 'save', name: t(this.lang, 'menuSave') },
+          { value: 'quit', name: t(this.lang, 'menuQuit') },
+        ],
+      });
+      if (action === 'submit') return { action, submission: result.value as Record<string, unknown> };
+      if (action === 'quit') return { action };
+      if (action === 'save') return { action: 'saved', path: await this.save() };
+      const section = await this.prompts.select<SectionId>({
+        name: 'edit',
+        message: t(this.lang, 'editWhich'),
+        choices: SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })),
+      });
+      await this.fillSection(section, 'edit');
+    }
+  }
+
+  /** After Ctrl-C: offer to save what was entered, then leave with a CancelledError. */
+  async leave(): Promise<never> {
+    this.say();
+    if (this.draft.size === 0) throw new CancelledError(t(this.lang, 'cancelled'));
+    let path: string | undefined;
+    try {
+      if (await this.prompts.confirm({ name: 'save-offer', message: t(this.lang, 'saveOffer'), default: true })) {
+        path = await this.save();
+      }
+    } catch (error) {
+      if (!(error instanceof PromptCancelledError)) throw error;
+    }
+    throw new CancelledError(path ? t(this.lang, 'cancelledSaved', { path }) : t(this.lang, 'cancelled'));
+  }
+
+  /** Ask a section: in 'fill' only what is missing or was rejected, in 'edit' every field with its current value. */
+  private async fillSection(id: SectionId, mode: 'fill' | 'edit'): Promise<void> {
+    let current = mode;
+    for (;;) {
+      if (id === 'payout') {
+        await this.askPayout(current);
+      } else {
+        const fields = SECTIONS.find((s) => s.id === id)?.fields ?? [];
+        const asked = fields.filter((path) => current === 'edit' || this.missing(path));
+        if (asked.length) this.say(`\n${this.theme.strong(sectionTitle(this.lang, id))}`);
+        for (const path of asked) await this.askField(path);
+      }
+      // Rules over several fields (CNH check digits, a future issue date) from the same
+      // validateSubmission, so the clerk corrects them while the papers are at hand.
+      const errors = validateSubmission(toSubmission(this.draft), { now: this.options.now }).errors.filter(
+        (e) => sectionOf(e.path) === id,
+      );
+      if (!errors.length) return;
+      this.showErrors(id, errors);
+      current = 'edit';
+    }
+  }
+
+  private missing(path: FieldPath): boolean {
+    if (this.draft.has(path)) return false;
+    // A file that leaves out an optional field means "none".
+    return !(this.prefilled && OPTIONAL_FIELDS.has(path) && !this.rejected.has(path));
+  }
+
+  private showErrors(id: SectionId, errors: readonly Issue[]): void {
+    this.say(this.theme.error(t(this.lang, 'sectionErrors', { section: sectionTitle(this.lang, id) })));
+    for (const e of errors) {
+      if (sectionOf(e.path) === id) this.say(`  ${this.theme.error('✖')} ${e.path}: ${ruleMessage(this.lang, e.message)}`);
+    }
+  }
+
+  private async askPayout(mode: 'fill' | 'edit'): Promise<void> {
+    let payout = mode === 'fill' ? this.prefillPayout : undefined;
+    if (payout !== undefined && !payoutFields(payout).some((path) => this.missing(path))) {
+      keepPayoutFields(this.draft, payout);
+      return;
+    }
+    this.say(`\n${this.theme.strong(sectionTitle(this.lang, 'payout'))}`);
+    if (payout === undefined) {
+      payout = await this.prompts.select<PayoutMode>({
+        name: 'payout',
+        message: t(this.lang, 'payoutQuestion'),
+        choices: (['pix', 'bank', 'both'] as const).map((value) => ({ value, ...payoutLabel(this.lang, value) })),
+        default: payoutModeOf(this.draft),
+      });
+    }
+    if (payout === 'both') this.say(this.theme.warning(t(this.lang, 'bothNote')));
+    keepPayoutFields(this.draft, payout);
+    for (const path of payoutFields(payout)) {
+      if (mode === 'edit' || this.missing(path)) await this.askField(path);
+    }
+  }
+
+  /** The message under the field, or true. */
+  private validateAnswer(path: FieldPath, raw: string): true | string {
+    const check = checkField(path, raw);
+    if (check.ok) return true;
+    const message = check.required ? t(this.lang, 'required') : ruleMessage(this.lang, check.message);
+    return `${lastSegment(path)} ${message}`;
+  }
+
+  private async askField(path: FieldPath): Promise<void> {
+    const wrong = this.rejected.get(path);
+    if (wrong !== undefined) {
+      this.rejected.delete(path);
+      this.say(this.theme.warning(t(this.lang, 'prefillRejected', { field: path, message: ruleMessage(this.lang, wrong) })));
+    }
+    const current = this.draft.get(path);
+    const message = fieldQuestion(this.lang, path);
+    const kind = fieldKind(path);
+    for (;;) {
+      let answer: string;
+      if (kind === 'uf') {
+        answer = await this.prompts.search<Uf>({ name: path, message, source: searchUfs, default: current as Uf | undefined });
+      } else if (kind === 'select') {
+        const values = SELECT_VALUES[path] ?? [];
+        answer = await this.prompts.select<string>({
+          name: path,
+          message,
+          choices: values.map((value) => ({ value, name: choiceLabel(this.lang, value) })),
+          default: current,
+        });
+      } else {
+        answer = await this.prompts.input({
+          name: path,
+          message,
+          default: current,
+          validate: (raw) => this.validateAnswer(path, raw),
+          ...(path === 'contaBancaria.compe' ? { hint: (raw: string) => bankName(raw.trim()) } : {}),
+        });
+      }
+      const check = checkField(path, answer);
+      if (!check.ok) {
+        // Only a prompt that skips `validate` gets here; say why and ask again.
+        this.say(this.theme.error(`  ✖ ${this.validateAnswer(path, answer)}`));
+        continue;
+      }
+      if (check.value === undefined) this.draft.delete(path);
+      else this.draft.set(path, check.value);
+      this.echo(path, answer, check.value, check.notes);
+      return;
+    }
+  }
+
+  /** Show the value as it will be sent when normalisation changed it, and the bank's name. */
+  private echo(path: FieldPath, answer: string, value: string | undefined, notes: readonly string[]): void {
+    if (value === undefined) return;
+    const parts: string[] = [];
+    if (value !== answer.trim()) {
+      const why = notes.filter((n) => n !== 'surrounding spaces trimmed').map((n) => noteMessage(this.lang, n));
+      parts.push(`→ ${value}${why.length ? ` (${why.join('; ')})` : ''}`);
+    }
+    if (path === 'contaBancaria.compe') {
+      const name = bankName(value);
+      if (name) parts.push(`${value}: ${name}`);
+    }
+    if (parts.length) this.say(`  ${this.theme.muted(parts.join('  '))}`);
+  }
+
+  /** Write what was entered as pretty JSON, readable only by its owner; returns the path. */
+  private async save(): Promise<string> {
+    const id = this.draft.get('idProposta');
+    const fallback = this.options.savePath ?? `${id ? id.replace(/[^\w.-]/g, '_') : 'submission'}.json`;
+    for (;;) {
+      const answer = await this.prompts.input({
+        name: 'save-path',
+        message: t(this.lang, 'savePath'),
+        default: fallback,
+        validate: (raw) => (raw.trim() ? true : t(this.lang, 'required')),
+      });
+      const path = answer.trim();
+      if (existsSync(path)) {
+        const replace = await this.prompts.confirm({
+          name: 'overwrite',
+          message: t(this.lang, 'overwrite', { path }),
+          default: false,
+        });
+        if (!replace) continue;
+      }
+      await writeFile(path, `${JSON.stringify(toSubmission(this.draft), null, 2)}\n`, { mode: 0o600 });
+      // `mode` applies only to a new file; a replaced one keeps its old mode otherwise.
+      await chmod(path, 0o600);
+      this.say(this.theme.success(t(this.lang, 'saved', { path })));
+      return path;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The table of everything entered, shown before the clerk submits. Numbers that identify a
+ * person or an account are partly masked: the screen may be seen or captured by others.
+ */
+import { bankName } from '../../domain/banks.js';
+import type { Issue } from '../../domain/normalize.js';
+import type { FieldPath } from '../../domain/submission.js';
+import type { Theme } from '../theme.js';
+import { type Draft, SECTIONS, fieldKind, payoutFields, payoutModeOf } from './fields.js';
+import { type WizardLang, choiceLabel, fieldLabel, payoutLabel, ruleMessage, sectionTitle, t } from './messages.js';
+
+/** Keep `start` leading and `end` trailing characters, star the rest (at least a third is starred). */
+export function maskMiddle(value: string, start: number, end: number): string {
+  const hidden = value.length - start - end;
+  if (hidden < Math.ceil(value.length / 3)) {
+    const keep = Math.floor(value.length / 4);
+    return '*'.repeat(value.length - keep) + value.slice(value.length - keep);
+  }
+  return value.slice(0, start) + '*'.repeat(hidden) + value.slice(value.length - end);
+}
+
+/** The summary's form of a value: masked for document, account, phone and CPF or phone Pix keys. */
+export function maskValue(path: FieldPath, value: string): string {
+  switch (path) {
+    case 'pessoa.documento.numero':
+      return maskMiddle(value, 2, 2);
+    case 'contaBancaria.conta':
+      return maskMiddle(value, 0, 3);
+    case 'pessoa.telefone':
+      return maskMiddle(value, 5, 4);
+    case 'contaBancaria.chavePix':
+      if (/^\d{11}$/.test(value)) return maskMiddle(value, 3, 2);
+      if (value.startsWith('+')) return maskMiddle(value, 5, 4);
+      return value;
+    default:
+      return value;
+  }
+}
+
+function shown(lang: WizardLang, path: FieldPath, value: string): string {
+  if (fieldKind(path) === 'select') {
+    const label = choiceLabel(lang, value);
+    return label.startsWith(value) ? label : `${value} (${label})`;
+  }
+  if (path === 'contaBancaria.compe') {
+    const name = bankName(value);
+    return name ? `${value} (${name})` : value;
+  }
+  return maskValue(path, value);
+}
+
+/** The summary as lines of text, with warnings from `validateSubmission` at the end. */
+export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warnings: readonly Issue[] = []): string[] {
+  const rows: { section?: string; label: string; field: string; value: string }[] = [];
+  for (const section of SECTIONS) {
+    rows.push({ section: sectionTitle(lang, section.id), label: '', field: '', value: '' });
+    const mode = section.id === 'payout' ? payoutModeOf(draft) : undefined;
+    if (mode) rows.push({ label: t(lang, 'payoutMode'), field: '', value: payoutLabel(lang, mode).name });
+    const fields = section.id === 'payout' ? (mode ? payoutFields(mode) : []) : section.fields;
+    for (const path of fields) {
+      const value = draft.get(path);
+      rows.push({
+        label: fieldLabel(lang, path),
+        field: path.slice(path.lastIndexOf('.') + 1),
+        value: value === undefined ? theme.muted('—') : shown(lang, path, value),
+      });
+    }
+  }
+  const labelWidth = Math.max(...rows.filter((r) => !r.section).map((r) => r.label.length));
+  const fieldWidth = Math.max(...rows.map((r) => r.field.length));
+  const lines = [theme.strong(t(lang, 'summaryTitle'))];
+  for (const row of rows) {
+    if (row.section) lines.push(`  ${theme.info(row.section)}`);
+    else lines.push(`    ${row.label.padEnd(labelWidth)}  ${theme.muted(row.field.padEnd(fieldWidth))}  ${row.value}`);
+  }
+  if (warnings.length) {
+    lines.push(`  ${theme.warning(t(lang, 'warnings'))}`);
+    for (const w of warnings) lines.push(`    ${theme.warning('!')} ${w.path}: ${ruleMessage(lang, w.message)}`);
+  }
+  return lines;
+}

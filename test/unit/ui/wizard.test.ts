@@ -1,0 +1,385 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateSubmission } from '../../../src/domain/validate.js';
+import { CancelledError, UsageError } from '../../../src/errors.js';
+import { runWizard, searchUfs, wizardLang, type WizardLang } from '../../../src/ui/wizard/index.js';
+import { maskMiddle, maskValue } from '../../../src/ui/wizard/summary.js';
+import { type Answer, CANCEL, ENTER, fakeIo, fakePrompts, personAnswers } from './wizard-helpers.js';
+
+const now = new Date('2026-05-10T12:00:00-03:00');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'econsig-wizard-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function drive(script: Record<string, Answer[]>, options: { lang?: WizardLang; prefill?: unknown; savePath?: string } = {}) {
+  const io = fakeIo();
+  const fake = fakePrompts(script);
+  const result = await runWizard({ io, lang: options.lang ?? 'en', now, prompts: fake.prompts, prefill: options.prefill, savePath: options.savePath });
+  expect(fake.left(), 'every scripted answer was asked for').toEqual([]);
+  return { result, fake, text: io.text() };
+}
+
+const expectedPessoa = {
+  naturalidade: 'São Paulo',
+  documento: { numero: '123456789', orgaoExpedidor: 'SSP', uf: 'SP', dataDeEmissao: '2015-03-21', tipoDocumento: 'RG' },
+  endereco: {
+    rua: 'Avenida Paulista',
+    numero: '1578',
+    complemento: 'Apto 12',
+    bairro: 'Bela Vista',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    cep: '01310100',
+  },
+  estadoCivil: 'CASADO',
+  email: 'maria.silva@example.com',
+  telefone: '+5511912345678',
+};
+
+describe('wizardLang', () => {
+  it.each([
+    ['pt-BR', {}, 'pt-BR'],
+    ['en', { LANG: 'pt_BR.UTF-8' }, 'en'],
+    [undefined, { LANG: 'pt_BR.UTF-8' }, 'pt-BR'],
+    [undefined, { LANG: 'en_US.UTF-8' }, 'en'],
+    [undefined, { LC_ALL: 'pt_PT.UTF-8', LANG: 'en_US.UTF-8' }, 'pt-BR'],
+    [undefined, { LC_ALL: '', LC_MESSAGES: 'C', LANG: 'pt_BR' }, 'en'],
+    [undefined, { LC_ALL: '', LANG: 'pt_BR' }, 'pt-BR'],
+    [undefined, {}, 'en'],
+  ] as const)('--lang %s with %j is %s', (flag, env, lang) => {
+    expect(wizardLang(flag, env)).toBe(lang);
+  });
+});
+
+describe('runWizard: payout branches', () => {
+  it('Pix: asks only for the key and returns a submission that validates', async () => {
+    const { result, fake, text } = await drive({
+      ...personAnswers(),
+      payout: ['pix'],
+      'contaBancaria.chavePix': ['529.982.247-25'],
+      menu: ['submit'],
+    });
+    expect(result).toEqual({
+      action: 'submit',
+      submission: { idProposta: 'PROP-1001', pessoa: expectedPessoa, contaBancaria: { chavePix: '52998224725' } },
+    });
+    expect(validateSubmission(result.action === 'submit' ? result.submission : {}, { now }).errors).toEqual([]);
+    expect(fake.asked).not.toContain('contaBancaria.compe');
+    // The clerk's order: proposal, personal data, document, address, marital status, payout.
+    expect(fake.asked.slice(0, 5)).toEqual(['idProposta', 'pessoa.naturalidade', 'pessoa.email', 'pessoa.telefone', 'pessoa.documento.tipoDocumento']);
+    expect(text).toContain('→ 52998224725');
+  });
+
+  it('bank: asks the four bank fields, pads the branch and names the bank', async () => {
+    const { result, fake, text } = await drive({
+      ...personAnswers(),
+      payout: ['bank'],
+      'contaBancaria.compe': ['341'],
+      'contaBancaria.agencia': ['123'],
+      'contaBancaria.conta': ['12345-6'],
+      'contaBancaria.tipo': ['CORRENTE'],
+      menu: ['submit'],
+    });
+    expect(result.action === 'submit' && result.submission.contaBancaria).toEqual({
+      compe: '341',
+      agencia: '0123',
+      conta: '12345-6',
+      tipo: 'CORRENTE',
+    });
+    expect(fake.asked).not.toContain('contaBancaria.chavePix');
+    expect(text).toContain('→ 0123 (zero-padded to 4 digits)');
+    expect(text).toMatch(/341: .*Ita[uú]/i);
+  });
+
+  it('both: says the key wins and sends key and bank data', async () => {
+    const { result, text } = await drive({
+      ...personAnswers(),
+      payout: ['both'],
+      'contaBancaria.chavePix': ['52998224725'],
+      'contaBancaria.compe': ['260'],
+      'contaBancaria.agencia': ['0001'],
+      'contaBancaria.conta': ['1234567-8'],
+      'contaBancaria.tipo': ['POUPANCA'],
+      menu: ['submit'],
+    });
+    expect(result.action === 'submit' && result.submission.contaBancaria).toEqual({
+      chavePix: '52998224725',
+      compe: '260',
+      agencia: '0001',
+      conta: '1234567-8',
+      tipo: 'POUPANCA',
+    });
+    expect(text).toMatch(/Pix key; the bank data typed are replaced/);
+  });
+});
+
+describe('runWizard: each answer checked where it is typed', () => {
+  it('a wrong CEP is refused with the rule message under the field, then the correction is taken', async () => {
+    const script = personAnswers();
+    script['pessoa.endereco.cep'] = ['0131-010', '01310100'];
+    script['pessoa.email'] = ['maria@', 'maria.silva@example.com'];
+    script['pessoa.endereco.numero'] = ['', 's/n'];
+    const { result, fake, text } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
+    expect(fake.shown).toEqual([
+      { name: 'pessoa.email', message: 'email is not a valid e-mail address, e.g. "maria@example.com"' },
+      { name: 'pessoa.endereco.numero', message: 'numero must not be empty: send "0" when the property has no number' },
+      { name: 'pessoa.endereco.cep', message: 'cep must be 8 digits, e.g. "01310100"' },
+    ]);
+    expect(result.action === 'submit' && (result.submission.pessoa as { endereco: { numero: string } }).endereco.numero).toBe('0');
+    expect(text).toContain('→ 0 ("no number" sent as "0")');
+  });
+
+  it('a Pix key may not be left empty even though the schema alone allows it', async () => {
+    const { fake } = await drive({
+      ...personAnswers(),
+      payout: ['pix'],
+      'contaBancaria.chavePix': ['', '52998224725'],
+      menu: ['submit'],
+    });
+    expect(fake.shown).toEqual([{ name: 'contaBancaria.chavePix', message: 'chavePix is required' }]);
+  });
+
+  it('in Portuguese: labels and the common rule messages are translated, field names are not', async () => {
+    const script = personAnswers();
+    script['pessoa.endereco.cep'] = ['123', '01310100'];
+    const { fake, text } = await drive(
+      { ...script, payout: ['bank'], 'contaBancaria.compe': ['341'], 'contaBancaria.agencia': ['12'], 'contaBancaria.conta': ['1-2'], 'contaBancaria.tipo': ['CORRENTE'], menu: ['submit'] },
+      { lang: 'pt-BR' },
+    );
+    expect(fake.shown).toEqual([{ name: 'pessoa.endereco.cep', message: 'cep deve ter 8 dígitos, ex.: "01310100"' }]);
+    expect(text).toContain('Resumo da submissão');
+    expect(text).toContain('Dados para pagamento');
+    expect(text).toContain('→ 0012 (completado com zeros até 4 dígitos)');
+    expect(text).toMatch(/Agência\s+agencia\s+0012/);
+  });
+
+  it('CNH check digits (a rule over the document) send the clerk back to the document section at once', async () => {
+    const script = personAnswers();
+    script['pessoa.documento.tipoDocumento'] = ['CNH', ENTER];
+    script['pessoa.documento.numero'] = ['12345678901', '00000000119'];
+    script['pessoa.documento.orgaoExpedidor'] = ['DETRAN', ENTER];
+    script['pessoa.documento.uf'] = ['SP', ENTER];
+    script['pessoa.documento.dataDeEmissao'] = ['21/03/2015', ENTER];
+    const { result, fake, text } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
+    expect(text).toContain('pessoa.documento.numero: is not a valid CNH number (check digits do not match)');
+    // Asked again before the address, with the answers given as defaults.
+    const again = fake.asked.lastIndexOf('pessoa.documento.tipoDocumento');
+    expect(again).toBeLessThan(fake.asked.indexOf('pessoa.endereco.rua'));
+    expect(fake.defaults.get('pessoa.documento.orgaoExpedidor')).toBe('DETRAN');
+    expect(fake.defaults.get('pessoa.documento.dataDeEmissao')).toBe('2015-03-21');
+    expect(result.action === 'submit' && (result.submission.pessoa as { documento: unknown }).documento).toMatchObject({
+      tipoDocumento: 'CNH',
+      numero: '00000000119',
+    });
+  });
+
+  it('an issue date in the future is caught with the document, not at the end', async () => {
+    const script = personAnswers();
+    script['pessoa.documento.tipoDocumento'] = ['RG', ENTER];
+    script['pessoa.documento.numero'] = ['123456789', ENTER];
+    script['pessoa.documento.orgaoExpedidor'] = ['SSP', ENTER];
+    script['pessoa.documento.uf'] = ['SP', ENTER];
+    script['pessoa.documento.dataDeEmissao'] = ['01/01/2027', '21/03/2015'];
+    const { text } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
+    expect(text).toContain('pessoa.documento.dataDeEmissao: is in the future (2027-01-01; today is 2026-05-10)');
+  });
+});
+
+describe('runWizard: pre-filled from --file', () => {
+  const file = (): Record<string, unknown> => JSON.parse(readFileSync('fixtures/valid/bank-only.json', 'utf8')) as Record<string, unknown>;
+
+  it('asks only what is missing or wrong, and says why a value from the file was refused', async () => {
+    const partial = file();
+    const pessoa = partial.pessoa as Record<string, Record<string, unknown>>;
+    delete (pessoa as Record<string, unknown>).email;
+    pessoa.endereco!.cep = '0131';
+    (partial.contaBancaria as Record<string, unknown>).agencia = '12345';
+    const { result, fake, text } = await drive(
+      {
+        'pessoa.email': ['maria.silva@example.com'],
+        'pessoa.endereco.cep': ['01310-100'],
+        'contaBancaria.agencia': ['1234'],
+        menu: ['submit'],
+      },
+      { prefill: partial },
+    );
+    expect(fake.asked).toEqual(['pessoa.email', 'pessoa.endereco.cep', 'contaBancaria.agencia', 'menu']);
+    expect(text).toContain('From the file, pessoa.endereco.cep was not accepted: must be 8 digits');
+    expect(result.action).toBe('submit');
+    expect(result.action === 'submit' && result.submission.contaBancaria).toMatchObject({ agencia: '1234' });
+  });
+
+  it('a complete, valid file goes straight to the summary; a file without payout asks for the choice', async () => {
+    const complete = await drive({ menu: ['submit'] }, { prefill: file() });
+    expect(complete.fake.asked).toEqual(['menu']);
+    const noPayout = file();
+    delete noPayout.contaBancaria;
+    const { fake } = await drive({ payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] }, { prefill: noPayout });
+    expect(fake.asked).toEqual(['payout', 'contaBancaria.chavePix', 'menu']);
+  });
+
+  it('a CNH in the file that fails its check digits reopens the document section', async () => {
+    const partial = file();
+    const documento = (partial.pessoa as Record<string, Record<string, unknown>>).documento!;
+    documento.tipoDocumento = 'CNH';
+    documento.numero = '12345678901';
+    const { fake } = await drive(
+      {
+        'pessoa.documento.tipoDocumento': [ENTER],
+        'pessoa.documento.numero': ['00000000119'],
+        'pessoa.documento.orgaoExpedidor': [ENTER],
+        'pessoa.documento.uf': [ENTER],
+        'pessoa.documento.dataDeEmissao': [ENTER],
+        menu: ['submit'],
+      },
+      { prefill: partial },
+    );
+    expect(fake.asked[0]).toBe('pessoa.documento.tipoDocumento');
+  });
+});
+
+describe('runWizard: summary and the final choice', () => {
+  const complete = (): Record<string, Answer[]> => ({
+    ...personAnswers(),
+    payout: ['pix'],
+    'contaBancaria.chavePix': ['52998224725'],
+  });
+
+  it('shows every field with sensitive numbers partly masked', async () => {
+    const { text } = await drive({ ...complete(), menu: ['submit'] });
+    const summary = text.slice(text.indexOf('Summary of the submission'));
+    expect(summary).toMatch(/Document number\s+numero\s+12\*{5}89/);
+    expect(summary).toMatch(/Phone\s+telefone\s+\+5511\*{5}5678/);
+    expect(summary).toMatch(/Pix key\s+chavePix\s+529\*{6}25/);
+    expect(summary).toMatch(/Marital status\s+estadoCivil\s+CASADO \(Married\)/);
+    expect(summary).toMatch(/CEP\s+cep\s+01310100/);
+    expect(summary).not.toContain('123456789');
+    expect(summary).not.toContain('52998224725');
+    expect(summary).not.toContain('912345678');
+  });
+
+  it('edit a section: asks it again with the current answers, then submits', async () => {
+    const script = complete();
+    script['pessoa.endereco.rua'] = ['Avenida Paulista', ENTER];
+    script['pessoa.endereco.numero'] = ['1578', '1000'];
+    script['pessoa.endereco.complemento'] = ['Apto 12', ENTER];
+    script['pessoa.endereco.bairro'] = ['Bela Vista', ENTER];
+    script['pessoa.endereco.cidade'] = ['São Paulo', ENTER];
+    script['pessoa.endereco.uf'] = ['SP', ENTER];
+    script['pessoa.endereco.cep'] = ['01310100', ENTER];
+    const { result, fake } = await drive({ ...script, menu: ['edit', 'submit'], edit: ['address'] });
+    expect(fake.defaults.get('pessoa.endereco.rua')).toBe('Avenida Paulista');
+    expect(result.action === 'submit' && (result.submission.pessoa as { endereco: unknown }).endereco).toMatchObject({
+      numero: '1000',
+      rua: 'Avenida Paulista',
+    });
+  });
+
+  it('save: writes pretty JSON readable only by its owner, offering the --save path', async () => {
+    const path = join(tempDir(), 'draft.json');
+    const { result, fake } = await drive({ ...complete(), menu: ['save'], 'save-path': [ENTER] }, { savePath: path });
+    expect(result).toEqual({ action: 'saved', path });
+    expect(fake.defaults.get('save-path')).toBe(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const saved = readFileSync(path, 'utf8');
+    expect(saved).toContain('\n  "idProposta": "PROP-1001",\n');
+    expect(validateSubmission(JSON.parse(saved), { now }).errors).toEqual([]);
+  });
+
+  it('save over an existing file asks first', async () => {
+    const dir = tempDir();
+    const existing = join(dir, 'a.json');
+    writeFileSync(existing, 'keep me');
+    const other = join(dir, 'b.json');
+    const { result } = await drive({ ...complete(), menu: ['save'], 'save-path': [existing, other], overwrite: ['n'] });
+    expect(result).toEqual({ action: 'saved', path: other });
+    expect(readFileSync(existing, 'utf8')).toBe('keep me');
+  });
+
+  it('quit returns quit', async () => {
+    const { result } = await drive({ ...complete(), menu: ['quit'] });
+    expect(result).toEqual({ action: 'quit' });
+  });
+});
+
+describe('runWizard: leaving', () => {
+  it('Ctrl-C offers to save what was entered, then cancels (exit 2)', async () => {
+    const path = join(tempDir(), 'partial.json');
+    const io = fakeIo();
+    const script = personAnswers();
+    script['pessoa.endereco.bairro'] = [CANCEL];
+    const fake = fakePrompts({ ...script, 'save-offer': ['y'], 'save-path': [path] });
+    const run = runWizard({ io, lang: 'en', now, prompts: fake.prompts });
+    await expect(run).rejects.toBeInstanceOf(CancelledError);
+    await expect(run).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(path) });
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { pessoa: { endereco: Record<string, string> } };
+    expect(saved.pessoa.endereco).toEqual({ rua: 'Avenida Paulista', numero: '1578', complemento: 'Apto 12' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('Ctrl-C declining the save, or at the save offer itself, cancels without a file', async () => {
+    for (const offer of ['n', CANCEL] as const) {
+      const fake = fakePrompts({ idProposta: ['PROP-1001'], 'pessoa.naturalidade': [CANCEL], 'save-offer': [offer] });
+      await expect(runWizard({ io: fakeIo(), lang: 'en', now, prompts: fake.prompts })).rejects.toThrow('Cancelled; nothing was sent.');
+      expect(fake.asked).toEqual(['idProposta', 'pessoa.naturalidade', 'save-offer']);
+    }
+  });
+
+  it('Ctrl-C before any answer leaves at once', async () => {
+    const fake = fakePrompts({ idProposta: [CANCEL] });
+    await expect(runWizard({ io: fakeIo(), lang: 'pt-BR', now, prompts: fake.prompts })).rejects.toThrow('Cancelado; nada foi enviado.');
+  });
+
+  it('without a terminal it never starts: a usage error (exit 2) that says to pass --file', async () => {
+    const fake = fakePrompts({});
+    const run = runWizard({ io: fakeIo(false), lang: 'en', now, prompts: fake.prompts });
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toMatchObject({ exitCode: 2, hint: expect.stringContaining('--file') });
+    expect(fake.asked).toEqual([]);
+  });
+});
+
+describe('pieces', () => {
+  it.each([
+    ['pessoa.documento.numero', '123456789', '12*****89'],
+    ['pessoa.documento.numero', '00000000119', '00*******19'],
+    ['pessoa.documento.numero', '1234', '***4'],
+    ['pessoa.documento.numero', '12345', '****5'],
+    ['contaBancaria.conta', '1234567-8', '******7-8'],
+    ['pessoa.telefone', '+5511912345678', '+5511*****5678'],
+    ['contaBancaria.chavePix', '52998224725', '529******25'],
+    ['contaBancaria.chavePix', 'maria@example.com', 'maria@example.com'],
+    ['pessoa.endereco.cep', '01310100', '01310100'],
+  ] as const)('mask %s %s → %s', (path, value, masked) => {
+    expect(maskValue(path, value)).toBe(masked);
+  });
+
+  it('maskMiddle always hides at least a third', () => {
+    for (const value of ['1', '12', '123456', '1234567890123']) {
+      const masked = maskMiddle(value, 3, 3);
+      expect(masked).toHaveLength(value.length);
+      expect(masked.split('').filter((c) => c === '*').length).toBeGreaterThanOrEqual(Math.ceil(value.length / 3));
+    }
+  });
+
+  it.each([
+    ['sp', 'SP'],
+    ['rio', 'RJ'],
+    ['parana', 'PR'],
+    ['GOI', 'GO'],
+  ])('searching UFs for %s offers %s first', (term, uf) => {
+    expect(searchUfs(term)[0]?.value).toBe(uf);
+  });
+
+  it('searching UFs for nothing offers all 27', () => {
+    expect(searchUfs('')).toHaveLength(27);
+  });
+});
