@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/errors.js';
+import { FILE_PATH, MAX_FILE_BYTES, expandInputs, loadSource, parseDocument } from '../../../src/flows/inputs.js';
+
+let root: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'econsig-inputs-'));
+  const files: Record<string, string> = {
+    'batch/b.json': '{"n": "b"}',
+    'batch/a.json': '{"n": "a"}',
+    'batch/z.json': '{"n": "z"}',
+    'batch/nested/c.json': '{"n": "c"}',
+    'batch/nested/deeper/d.JSON': '{"n": "d"}',
+    'batch/notes.txt': 'not a submission',
+    'batch/nested/readme.md': '# no',
+    'no-json/readme.txt': 'nothing here',
+    'single.json': '{"n": "single"}',
+    'bom.json': '\ufeff{"n": "bom"}',
+    'empty.json': '',
+    'blank.json': '  \n\t\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  mkdirSync(join(root, 'empty-folder'));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('expandInputs', () => {
+  it('a folder gives every *.json below it, sorted by path, named as typed', () =>
+    expect(expandInputs(['batch'], root).map((s) => s.file)).toEqual([
+      join('batch', 'a.json'),
+      join('batch', 'b.json'),
+      join('batch', 'nested', 'c.json'),
+      join('batch', 'nested', 'deeper', 'd.JSON'),
+      join('batch', 'z.json'),
+    ]));
+
+  it('keeps the order of the paths given; only folders are sorted', () =>
+    expect(expandInputs(['single.json', '-', 'batch/nested'], root).map((s) => s.file)).toEqual([
+      'single.json',
+      '-',
+      join('batch/nested', 'c.json'),
+      join('batch/nested', 'deeper', 'd.JSON'),
+    ]));
+
+  it('resolves against cwd and marks stdin with a null absolute path', () => {
+    expect(expandInputs(['single.json'], root)).toEqual([{ file: 'single.json', absolute: join(root, 'single.json') }]);
+    expect(expandInputs(['-'], root)).toEqual([{ file: '-', absolute: null }]);
+  });
+
+  it.each([
+    ['no-json', /folder no-json has no \*\.json files/],
+    ['empty-folder', /folder empty-folder has no \*\.json files/],
+    ['missing.json', /missing\.json does not exist/],
+    ['batch/missing', /batch\/missing does not exist/],
+  ])('%s → a problem that loads as exit 2', (path, message) => {
+    const [source, ...rest] = expandInputs([path], root);
+    expect(rest).toEqual([]);
+    expect(source?.problem).toMatch(message);
+    const loaded = source && loadSource(source, {});
+    expect(loaded).toEqual({ ok: false, file: path, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: expect.stringMatching(message) }] });
+  });
+});
+
+describe('loadSource', () => {
+  const load = (name: string) => loadSource({ file: name, absolute: join(root, name) }, {});
+
+  it.each([
+    ['single.json', { n: 'single' }],
+    ['bom.json', { n: 'bom' }],
+  ])('%s → parsed', (name, document) => expect(load(name)).toMatchObject({ ok: true, file: name, document }));
+
+  it.each(['empty.json', 'blank.json'])('%s → exit 1, "file is empty"', (name) =>
+    expect(load(name)).toEqual({ ok: false, file: name, exitCode: ExitCode.invalid, errors: [{ path: '(root)', message: expect.stringMatching(/^file is empty/) }] }));
+
+  it('`-` with a terminal on stdin is refused without reading', () => {
+    const loaded = loadSource({ file: '-', absolute: null }, { isTTY: true });
+    expect(loaded).toEqual({ ok: false, file: '-', exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: expect.stringMatching(/standard input is a terminal/) }] });
+  });
+
+  it('a file of exactly 1 MiB is read', () => {
+    const name = 'exactly-1mib.json';
+    const body = '{"n": 1}';
+    writeFileSync(join(root, name), body + ' '.repeat(MAX_FILE_BYTES - body.length));
+    expect(load(name)).toMatchObject({ ok: true, document: { n: 1 } });
+  });
+
+  it('a file one byte over 1 MiB is refused', () => {
+    const name = 'over-1mib.json';
+    writeFileSync(join(root, name), '{"n": 1}' + ' '.repeat(MAX_FILE_BYTES - 7));
+    expect(load(name)).toMatchObject({ ok: false, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: expect.stringMatching(/at most 1 MiB/) }] });
+  });
+
+  // A 3 GiB sparse file: reading it whole would take seconds or fail with ERR_FS_FILE_TOO_LARGE
+  // (another message), so a quick "at most 1 MiB" proves the size is checked before reading.
+  it('a huge file is refused from its size, without reading it', () => {
+    const name = 'huge.json';
+    writeFileSync(join(root, name), '');
+    truncateSync(join(root, name), 3 * 1024 ** 3);
+    const started = performance.now();
+    const loaded = load(name);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(loaded).toEqual({ ok: false, file: name, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: 'file is 3072.0 MiB; a submission is one small JSON object (at most 1 MiB)' }] });
+  });
+
+  it('a folder passed as a file (race with expandInputs) is exit 2', () =>
+    expect(loadSource({ file: 'batch', absolute: join(root, 'batch') }, {})).toMatchObject({ ok: false, exitCode: ExitCode.usage }));
+});
+
+describe('parseDocument', () => {
+  it.each([
+    ['{"a": 1,}', 'line 1, column 9'],
+    ['{\n  "a": 1,\n  "b" 2\n}', 'line 3, column 7'],
+    ['{\r\n  "a": "x\r\n', 'line 2'],
+    ['\ufeff{\n"a": 1,\n}', 'line 3, column 1'], // positions count after the BOM
+    ['[1, 2', 'line 1, column 6'],
+    ['{"a": 1} trailing', 'line 1, column 10'],
+    ['{"idProposta": "PROP-1001",\n  "pessoa": {\n}\n', 'line 4, column 1'], // fixtures/invalid/not-json.json
+  ])('%j → not valid JSON at %s', (text, where) => {
+    const loaded = parseDocument('f.json', text);
+    expect(loaded).toMatchObject({ ok: false, exitCode: ExitCode.invalid });
+    if (!loaded.ok) expect(loaded.errors).toEqual([{ path: '(root)', message: expect.stringContaining(`not valid JSON at ${where}`) }]);
+  });
+
+  // On Node 20 (and 22) V8's "Unexpected token" message carries no "position N", so the
+  // operator gets no line/column for the commonest typo, a missing value.
+  it.fails.each([
+    ['{\n  "a": \n}', 'line 3, column 1'],
+    ['{"a": tru}', 'line 1, column 10'],
+  ])('%j → not valid JSON at %s (no position from V8)', (text, where) => {
+    const loaded = parseDocument('f.json', text);
+    if (!loaded.ok) expect(loaded.errors[0]?.message).toContain(`at ${where}`);
+    else expect.unreachable();
+  });
+
+  it.each([
+    ['\ufeff{"a": 1}', { a: 1 }],
+    ['  {"a": 1}\n', { a: 1 }],
+    ['null', null],
+    ['[]', []],
+  ])('%j → parsed', (text, document) => expect(parseDocument('f.json', text)).toMatchObject({ ok: true, document }));
+
+  it('keeps a __proto__ key as data, not as the prototype', () => {
+    const loaded = parseDocument('f.json', '{"__proto__": {"x": 1}}');
+    expect(loaded.ok && Object.hasOwn(loaded.document as object, '__proto__')).toBe(true);
+    expect(Object.hasOwn(Object.prototype, 'x')).toBe(false);
+  });
+});
