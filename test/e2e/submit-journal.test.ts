@@ -1,0 +1,129 @@
+/**
+ * The journal through the built binary: a submission survives a SIGKILL mid-flight as
+ * "unknown" and blocks a blind resend; the local in-progress guard answers from the
+ * journal without sending (cli-contract.md exit 5 "refused by the local in-progress guard").
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
+import { type CountedSandbox, type Stub, UUID, cliEnv, parseSubmitJson, readFixture, startCountedSandbox, startStub, writeJson } from './submit-harness.js';
+
+const BANK_AND_PIX = 'fixtures/valid/bank-and-pix.json'; // PROP-1001
+
+let home: string;
+let cleanup: () => void;
+let dir: string;
+let sbx: CountedSandbox | undefined;
+let stub: Stub | undefined;
+
+beforeEach(() => {
+  ({ home, cleanup } = tempHome());
+  dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-files-'));
+});
+afterEach(async () => {
+  await sbx?.close();
+  await stub?.close();
+  sbx = undefined;
+  stub = undefined;
+  cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until(what: string, check: () => boolean, timeoutMs = 8_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface HistoryDoc {
+  entries: Array<{ idProposta: string; idContrato: string | null; file: string | null; outcome: string; httpStatus: number | null; sentAt: string; result: unknown }>;
+}
+
+describe('journal across a killed process', () => {
+  it('SIGKILL mid-flight: history shows unknown; a resend is refused unless --force', async () => {
+    // Accepts the request and never answers: the submission is in flight when we kill.
+    stub = await startStub(() => undefined);
+    const env = cliEnv(home, stub.url, 'sbx_stub_token_0123456789');
+    const journal = join(home, 'journal.jsonl');
+
+    const child = spawn(process.execPath, [binPath, 'submit', BANK_AND_PIX, '--json'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    try {
+      await until('the submission line in the journal', () => existsSync(journal) && /"kind":"submission"/.test(readFileSync(journal, 'utf8')));
+      await until('the request at the stub', () => stub!.requests() === 1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(await exited).toBe('SIGKILL');
+    expect(readFileSync(journal, 'utf8')).not.toMatch(/"kind":"answer"/);
+
+    const history = await runCli(['history', '--json'], { env });
+    expect(history.code, history.stderr).toBe(0);
+    const doc = JSON.parse(history.stdout) as HistoryDoc;
+    expect(doc.entries).toHaveLength(1);
+    expect(doc.entries[0]).toMatchObject({ idProposta: 'PROP-1001', file: BANK_AND_PIX, outcome: 'unknown', idContrato: null, httpStatus: null });
+
+    const again = await runCli(['submit', BANK_AND_PIX, '--json'], { env });
+    expect(again.code, again.stderr).toBe(5);
+    const skipped = parseSubmitJson(again.stdout).results[0]!;
+    expect(skipped.outcome).toBe('skipped');
+    expect(skipped.httpStatus).toBeNull();
+    expect(stub.requests()).toBe(1);
+
+    // --force sends it; the stub still never answers, so it ends unknown after the request timeout.
+    const forced = await runCli(['submit', BANK_AND_PIX, '--force', '--request-timeout', '1', '--json'], { env });
+    expect(stub.requests()).toBe(2);
+    expect(forced.code, forced.stderr).toBe(7);
+    expect(parseSubmitJson(forced.stdout).results[0]!.outcome).toBe('unknown');
+  });
+});
+
+describe('in-progress guard', () => {
+  it('same file again: accepted from the journal; another body: skipped; --force: sent and refused by the service', async () => {
+    sbx = await startCountedSandbox({ delayMs: 30_000 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+
+    const first = await runCli(['submit', BANK_AND_PIX, '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const accepted = parseSubmitJson(first.stdout).results[0]!;
+    expect(accepted.outcome).toBe('accepted');
+    expect(accepted.idContrato).toMatch(UUID);
+    expect(sbx.requests()).toBe(1);
+
+    const same = await runCli(['submit', BANK_AND_PIX, '--json'], { env });
+    expect(same.code, same.stderr).toBe(0);
+    const fromJournal = parseSubmitJson(same.stdout).results[0]!;
+    expect(fromJournal).toMatchObject({ outcome: 'accepted', idContrato: accepted.idContrato, httpStatus: 202 });
+    expect(fromJournal.message).toMatch(/from the journal/);
+    expect(sbx.requests()).toBe(1);
+
+    const fixture = readFixture('valid/bank-and-pix.json');
+    const changed = writeJson(dir, 'changed.json', { ...fixture, pessoa: { ...fixture.pessoa, email: 'maria.nova@example.com' } });
+    const other = await runCli(['submit', changed, '--json'], { env });
+    expect(other.code, other.stderr).toBe(5);
+    const skipped = parseSubmitJson(other.stdout).results[0]!;
+    expect(skipped.outcome).toBe('skipped');
+    expect(skipped.idContrato).toBe(accepted.idContrato);
+    expect(sbx.requests()).toBe(1);
+    const human = await runCli(['submit', changed], { env });
+    expect(human.code).toBe(5);
+    expect(human.stderr).toMatch(/--force/);
+    expect(sbx.requests()).toBe(1);
+
+    const forced = await runCli(['submit', changed, '--force', '--json'], { env });
+    expect(forced.code, forced.stderr).toBe(5);
+    const refused = parseSubmitJson(forced.stdout).results[0]!;
+    expect(refused).toMatchObject({ outcome: 'rejected', httpStatus: 422 });
+    expect(refused.erros.map((e) => e.codigo)).toEqual(['SVC_C00001']);
+    expect(sbx.requests()).toBe(2);
+  });
+});
