@@ -57,11 +57,21 @@ function listJsonFiles(folder: string): string[] {
   const entries = readdirSync(folder, { recursive: true, withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.toLowerCase().endsWith('.json')) continue;
+    if (!entry.name.toLowerCase().endsWith('.json')) continue;
+    // A link to a file counts; a link to anything else (or a dangling one) does not.
+    if (!entry.isFile() && !(entry.isSymbolicLink() && isFileBehindLink(join(entry.parentPath, entry.name)))) continue;
     const dir = entry.parentPath.length > folder.length ? entry.parentPath.slice(folder.length + 1) : '';
     files.push(dir ? `${dir}/${entry.name}` : entry.name);
   }
   return files.sort();
+}
+
+function isFileBehindLink(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function describeFsError(error: unknown, path: string): string {
@@ -173,15 +183,19 @@ export function parseDocument(file: string, raw: string): Loaded {
     return { ok: true, file, document: JSON.parse(text), text };
   } catch (error) {
     const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message)?.[1];
+    const position = errorPosition(text, message);
     let where = '';
     if (position !== undefined) {
-      const before = text.slice(0, Number(position));
+      const before = text.slice(0, position);
       const line = before.split('\n').length;
-      const column = Number(position) - before.lastIndexOf('\n');
+      const column = position - before.lastIndexOf('\n');
       where = ` at line ${line}, column ${column}`;
     }
-    const reason = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '');
+    // Node 20 quotes the whole input in some messages; the file's text is not repeated.
+    const reason = message
+      .replace(/^JSON\.parse: /, '')
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/, ".*" is not valid JSON$/s, '');
     return {
       ok: false,
       file,
@@ -189,4 +203,34 @@ export function parseDocument(file: string, raw: string): Loaded {
       errors: [{ path: ROOT_PATH, message: `not valid JSON${where}: ${reason}` }],
     };
   }
+}
+
+/**
+ * Where JSON.parse failed. Node 20 gives no position for "Unexpected token" errors, so
+ * find the shortest prefix that already fails before its end (a binary search of parses).
+ */
+function errorPosition(text: string, message: string): number | undefined {
+  const given = /position (\d+)/.exec(message)?.[1];
+  if (given !== undefined) return Number(given);
+  const failsInside = (length: number): boolean => {
+    const prefix = text.slice(0, length);
+    try {
+      JSON.parse(prefix);
+      return false;
+    } catch (error) {
+      const m = (error as Error).message;
+      if (/end of JSON input/.test(m)) return false;
+      const at = /position (\d+)/.exec(m)?.[1];
+      return at === undefined ? true : Number(at) < length;
+    }
+  };
+  let low = 1;
+  let high = text.length;
+  if (!failsInside(high)) return undefined;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (failsInside(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low - 1;
 }

@@ -4,7 +4,7 @@
  * the POST leaves, and the answer (or "unknown") is written after.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { ExitCode } from '../errors.js';
+import { EconsigError, ExitCode } from '../errors.js';
 import { exitCodeFor, type Outcome } from '../domain/outcome.js';
 import type { Issue } from '../domain/normalize.js';
 import {
@@ -183,7 +183,7 @@ function guardResult(item: SubmitItem, guard: Exclude<GuardState, { kind: 'free'
 }
 
 /** Send one item: guard, journal, POST, journal the answer. */
-async function sendOne(item: SubmitItem, options: BatchOptions): Promise<SubmitResult> {
+async function sendOne(item: SubmitItem, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): Promise<SubmitResult> {
   const hash = bodyHash(item.body);
   const guard = guardStateOf(options.latest.get(item.body.idProposta));
   if (guard.kind !== 'free' && !options.force) {
@@ -238,7 +238,10 @@ async function sendOne(item: SubmitItem, options: BatchOptions): Promise<SubmitR
   } catch (error) {
     result = outcomeOfError(item, error, options.profile);
   }
-  await options.journal.append({
+  // The submission line had to be durable before the POST; the answer line need not hold
+  // up the next send: if it were lost in a crash, the submission reads as unanswered, which
+  // the guard treats as "may exist". journal.close() waits for every pending write.
+  const answerWritten = options.journal.append({
     kind: 'answer',
     ref,
     at: options.now().toISOString(),
@@ -248,6 +251,7 @@ async function sendOne(item: SubmitItem, options: BatchOptions): Promise<SubmitR
     erros: result.erros,
     message: result.message,
   });
+  pendingWrites.push(answerWritten);
   record.answer = {
     at: options.now().toISOString(),
     outcome: result.outcome,
@@ -305,12 +309,21 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
  */
 export async function submitBatch(items: readonly SubmitItem[], options: BatchOptions): Promise<SubmitResult[]> {
   const results: SubmitResult[] = new Array(items.length);
+  // Answer lines are not awaited one by one; all of them are before this returns. Each is
+  // handled at once, so a failed write is never an unhandled rejection.
+  const writes: Promise<void>[] = [];
+  let writeError: unknown;
+  const pendingWrites = {
+    push: (write: Promise<void>): void => {
+      writes.push(write.catch((error: unknown) => void (writeError ??= error)));
+    },
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const index = next++;
       const item = items[index] as SubmitItem;
-      let result = await sendOne(item, options);
+      let result = await sendOne(item, options, pendingWrites);
       options.progress?.onAnswer?.(result);
       if (options.waiter && result.outcome === 'accepted') {
         result = await waitForResult(result, options);
@@ -321,5 +334,13 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker);
   await Promise.all(workers);
+  await Promise.all(writes);
+  if (writeError !== undefined) {
+    throw new EconsigError('the journal could not be written; the answers above are the record of this run', {
+      exitCode: ExitCode.usage,
+      hint: `Check the disk and the permissions of ${options.journal.path}.`,
+      cause: writeError,
+    });
+  }
   return results;
 }
