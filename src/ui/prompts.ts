@@ -29,6 +29,8 @@ export interface SelectOptions<V extends string> {
   message: string;
   choices: readonly PromptChoice<V>[];
   default?: V;
+  /** The key help under the list, e.g. translated; the prompt's own when absent. */
+  help?: string;
 }
 
 export interface SearchOptions<V extends string> {
@@ -37,6 +39,7 @@ export interface SearchOptions<V extends string> {
   /** Choices matching what is typed (all of them for an empty term). */
   source: (term: string) => readonly PromptChoice<V>[];
   default?: V;
+  help?: string;
 }
 
 export interface ConfirmOptions {
@@ -102,7 +105,16 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
     select: (options) =>
       guard(async () => {
         const { default: select } = await import('@inquirer/select');
-        return select({ message: options.message, choices: options.choices, default: options.default, pageSize: 12 }, context);
+        return select(
+          {
+            message: options.message,
+            choices: options.choices,
+            default: options.default,
+            pageSize: 12,
+            ...(options.help ? { theme: { style: { keysHelpTip: () => dim(options.help ?? '') } } } : {}),
+          },
+          context,
+        );
       }),
     search: (options) =>
       guard(async () => {
@@ -113,6 +125,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
             source: (term) => options.source(term ?? ''),
             default: options.default,
             pageSize: 8,
+            ...(options.help ? { theme: { style: { keysHelpTip: () => dim(options.help ?? '') } } } : {}),
           },
           context,
         );

@@ -31,6 +31,7 @@ import {
 import {
   choiceLabel,
   fieldQuestion,
+  listHelp,
   type MenuAction,
   noteMessage,
   type PayoutMode,
@@ -159,6 +160,7 @@ class Wizard {
       const action = await this.prompts.select<MenuAction>({
         name: 'menu',
         message: t(this.lang, 'menu'),
+        help: listHelp(this.lang),
         choices: [
           { value: 'submit', name: t(this.lang, 'menuSubmit') },
           { value: 'edit', name: t(this.lang, 'menuEdit') },
@@ -172,6 +174,7 @@ class Wizard {
       const section = await this.prompts.select<SectionId>({
         name: 'edit',
         message: t(this.lang, 'editWhich'),
+        help: listHelp(this.lang),
         choices: SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })),
       });
       await this.fillSection(section, 'edit');
@@ -240,6 +243,7 @@ class Wizard {
       payout = await this.prompts.select<PayoutMode>({
         name: 'payout',
         message: t(this.lang, 'payoutQuestion'),
+        help: listHelp(this.lang),
         choices: (['pix', 'bank', 'both'] as const).map((value) => ({ value, ...payoutLabel(this.lang, value) })),
         default: payoutModeOf(this.draft),
       });
@@ -271,7 +275,13 @@ class Wizard {
     for (;;) {
       let answer: string;
       if (kind === 'uf') {
-        answer = await this.prompts.search<Uf>({ name: path, message, source: searchUfs, default: current as Uf | undefined });
+        answer = await this.prompts.search<Uf>({
+          name: path,
+          message,
+          source: searchUfs,
+          default: current as Uf | undefined,
+          help: listHelp(this.lang),
+        });
       } else if (kind === 'select') {
         const values = SELECT_VALUES[path] ?? [];
         answer = await this.prompts.select<string>({
@@ -279,6 +289,7 @@ class Wizard {
           message,
           choices: values.map((value) => ({ value, name: choiceLabel(this.lang, value) })),
           default: current,
+          help: listHelp(this.lang),
         });
       } else {
         answer = await this.prompts.input({

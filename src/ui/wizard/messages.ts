@@ -184,6 +184,9 @@ const RULE_MESSAGES_PT: ReadonlyArray<readonly [RegExp, string]> = [
   [/^is 11 digits but not a valid CPF.*$/, 'tem 11 dígitos mas não é um CPF válido (os dígitos verificadores não conferem)'],
   [/^is not a valid e-mail key.*$/, 'não é uma chave e-mail válida, ex.: "maria@example.com"'],
   [/^a phone key must be a Brazilian mobile.*$/, 'a chave celular deve ser um celular brasileiro: +55, DDD e 9 dígitos começando com 9'],
+  [/^both bank data and a Pix key were given.*$/, 'dados bancários e chave Pix informados: o serviço substitui os dados bancários pela conta vinculada à chave'],
+  [/^CEP (\d+) is outside the postal range of (\w+).*$/, 'o CEP $1 está fora da faixa postal de $2; confira o CEP e a UF'],
+  [/^bank code (\d+) is not in the list of STR participants.*$/, 'o código de banco $1 não está na lista de participantes do STR; confira'],
 ];
 
 /** A rule message in the wizard's language (English ones pass through). */
@@ -195,26 +198,29 @@ export function ruleMessage(lang: WizardLang, message: string): string {
   return message;
 }
 
-const NOTES_PT: Readonly<Record<string, string>> = {
-  'surrounding spaces trimmed': 'espaços nas pontas removidos',
-  'accents composed (Unicode NFC)': 'acentos normalizados',
-  'zero-padded to 4 digits': 'completado com zeros até 4 dígitos',
-  'DD/MM/YYYY rewritten as YYYY-MM-DD': 'data enviada como AAAA-MM-DD',
-  '"no number" sent as "0"': '"sem número" enviado como "0"',
-  'CEP stripped of punctuation': 'CEP sem pontuação',
-  'document number stripped of punctuation': 'número sem pontuação',
-  'upper-cased': 'em maiúsculas',
-  '+55 added': '+55 incluído',
-  'spaces, brackets and hyphens removed': 'espaços, parênteses e hífens removidos',
-  'CPF key stripped of punctuation': 'chave CPF sem pontuação',
-  'e-mail key lower-cased': 'chave e-mail em minúsculas',
-};
+const NOTES_PT: ReadonlyArray<readonly [string, string]> = [
+  ['spaces, brackets and hyphens removed', 'espaços, parênteses e hífens removidos'],
+  ['surrounding spaces trimmed', 'espaços nas pontas removidos'],
+  ['accents composed (Unicode NFC)', 'acentos normalizados'],
+  ['zero-padded to 4 digits', 'completado com zeros até 4 dígitos'],
+  ['DD/MM/YYYY rewritten as YYYY-MM-DD', 'data enviada como AAAA-MM-DD'],
+  ['"no number" sent as "0"', '"sem número" enviado como "0"'],
+  ['CEP stripped of punctuation', 'CEP sem pontuação'],
+  ['document number stripped of punctuation', 'número sem pontuação'],
+  ['CPF key stripped of punctuation', 'chave CPF sem pontuação'],
+  ['e-mail key lower-cased', 'chave e-mail em minúsculas'],
+  ['upper-cased', 'em maiúsculas'],
+  ['+55 added', '+55 incluído'],
+  ['phone key: ', 'chave celular: '],
+];
 
 /** A normalisation note (domain/normalize.ts) in the wizard's language. */
 export function noteMessage(lang: WizardLang, note: string): string {
   if (lang !== 'pt-BR') return note;
-  return note
-    .split(', ')
-    .map((part) => NOTES_PT[part] ?? part.replace(/^phone key: /, 'chave celular: '))
-    .join(', ');
+  return NOTES_PT.reduce((text, [en, pt]) => text.replace(en, pt), note);
+}
+
+/** The key help under a list, when the prompts' own English one will not do. */
+export function listHelp(lang: WizardLang): string | undefined {
+  return lang === 'pt-BR' ? '↑↓ navegar • ⏎ selecionar' : undefined;
 }

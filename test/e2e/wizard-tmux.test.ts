@@ -1,0 +1,146 @@
+/**
+ * The wizard as a clerk meets it: the built binary in a real pseudo-terminal (tmux), typed at
+ * key by key, submitting to the sandbox. Needs `npm run build` and tmux (.ci/run installs it).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as SandboxModule from '../../src/sandbox/server.js';
+import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One private tmux server (its own socket), so no session of the person running the tests is touched. */
+function startTmux(command: string) {
+  const socket = `econsig-wizard-${process.pid}-${Date.now()}`;
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'wiz', '-x', '120', '-y', '40', command);
+  const pane = (history = false): string =>
+    history ? tmux('capture-pane', '-p', '-t', 'wiz', '-S', '-', '-E', '-') : tmux('capture-pane', '-p', '-t', 'wiz');
+  const waitFor = async (text: string, ms = 10_000): Promise<string> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const screen = pane();
+      if (screen.includes(text)) return screen;
+      if (Date.now() > end) throw new Error(`no ${JSON.stringify(text)} on the terminal after ${ms} ms; it shows:\n${screen}`);
+      await sleep(40);
+    }
+  };
+  return {
+    pane,
+    waitFor,
+    type: (text: string) => tmux('send-keys', '-t', 'wiz', '-l', text),
+    keys: (...keys: string[]) => tmux('send-keys', '-t', 'wiz', ...keys),
+    /** Wait for the prompt (its "?" line shows only while it is active), type, press Enter. */
+    answer: async (prompt: string, text: string) => {
+      await waitFor(`? ${prompt}`);
+      if (text) tmux('send-keys', '-t', 'wiz', '-l', text);
+      tmux('send-keys', '-t', 'wiz', 'Enter');
+    },
+    kill: () => {
+      try {
+        tmux('kill-server');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('econsig submit: the wizard in a terminal (built binary)', () => {
+  it.skipIf(!hasTmux)('types a whole Pix submission in tmux and sees the sandbox accept it (202)', async () => {
+    const { startSandbox } = (await import(join(repoRoot, 'dist', 'sandbox', 'server.js'))) as typeof SandboxModule;
+    const sandbox = await startSandbox({ port: 0, delayMs: 200 });
+    cleanups.push(() => sandbox.close());
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+
+    // env -i: the pane must not inherit CI from the test run, or the wizard would refuse to start.
+    const exitFile = join(home, 'exit-code');
+    const script = join(home, 'run.sh');
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      TERM: 'xterm-256color',
+      LANG: 'en_US.UTF-8',
+      NO_COLOR: '1',
+      ECONSIG_HOME: home,
+      ECONSIG_TOKEN: sandbox.token,
+      ECONSIG_BASE_URL: sandbox.url,
+    };
+    const assignments = Object.entries(env).map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
+    writeFileSync(
+      script,
+      `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit --yes\necho $? > '${exitFile}'\nsleep 600\n`,
+    );
+    const term = startTmux(`sh '${script}'`);
+    cleanups.push(term.kill);
+
+    await term.answer('Proposal id', 'PROP-1001');
+    await term.answer('City of birth', 'São Paulo');
+    await term.answer('E-mail', 'maria.silva@example.com');
+    await term.answer('Phone', '11912345678');
+    await term.answer('Document type', ''); // RG, the first choice
+    await term.answer('Document number', '12.345.678-9');
+    await term.answer('Issuing body', 'SSP');
+    await term.waitFor('? State of issue');
+    term.type('sp');
+    await term.waitFor('SP  São Paulo');
+    term.keys('Enter');
+    await term.answer('Issue date', '21/03/2015');
+    await term.answer('Street', 'Avenida Paulista');
+    await term.answer('Number', 's/n');
+    await term.answer('Complement', 'Apto 12');
+    await term.answer('Neighbourhood', 'Bela Vista');
+    await term.answer('City:', 'São Paulo');
+    await term.waitFor('? State:');
+    term.type('sao paulo');
+    await term.waitFor('SP  São Paulo');
+    term.keys('Enter');
+
+    // A CEP one digit short: refused under the field, corrected in place.
+    await term.answer('CEP', '0131010');
+    await term.waitFor('cep must be 8 digits, e.g. "01310100"');
+    term.type('0');
+    term.keys('Enter');
+    await term.waitFor('✔ CEP (8 digits, hyphen optional): 01310100');
+
+    await term.waitFor('? Marital status');
+    term.keys('Down', 'Enter'); // Married
+    await term.answer('How will the worker be paid?', ''); // Pix key, the first choice
+    await term.answer('Pix key', '529.982.247-25');
+
+    const summary = await term.waitFor('? What now?');
+    expect(summary).toMatch(/Document number\s+numero\s+12\*{5}89/);
+    expect(summary).toMatch(/Pix key\s+chavePix\s+529\*{6}25/);
+    expect(summary).toMatch(/Marital status\s+estadoCivil\s+CASADO \(Married\)/);
+    term.keys('Enter'); // Submit
+
+    const end = Date.now() + 15_000;
+    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    const screen = term.pane(true);
+    expect(existsSync(exitFile), `the command did not finish; the terminal shows:\n${screen}`).toBe(true);
+    expect(readFileSync(exitFile, 'utf8').trim(), screen).toBe('0');
+    expect(screen).toMatch(/accepted/i);
+    expect(screen).toMatch(/\b202\b/);
+    const contracts = sandbox.contracts();
+    expect(contracts).toHaveLength(1);
+    expect(contracts[0]).toMatchObject({ idProposta: 'PROP-1001', pixReplaced: false });
+  }, 60_000);
+
+  it('without a terminal the wizard never starts: exit 2, and the message says to pass --file', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const result = await runCli(['submit'], { env: { ECONSIG_HOME: home, ECONSIG_TOKEN: 'sbx_unused' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file');
+    expect(result.stdout).toBe('');
+  });
+});
