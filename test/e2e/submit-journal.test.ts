@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, type Stub, UUID, cliEnv, parseSubmitJson, readFixture, startCountedSandbox, startStub, writeJson } from './submit-harness.js';
+import { type CountedSandbox, type Stub, UUID, bankOnly, cliEnv, parseSubmitJson, readFixture, startCountedSandbox, startStub, writeJson } from './submit-harness.js';
 
 const BANK_AND_PIX = 'fixtures/valid/bank-and-pix.json'; // PROP-1001
 
@@ -125,5 +125,55 @@ describe('in-progress guard', () => {
     expect(refused).toMatchObject({ outcome: 'rejected', httpStatus: 422 });
     expect(refused.erros.map((e) => e.codigo)).toEqual(['SVC_C00001']);
     expect(sbx.requests()).toBe(2);
+  });
+
+  // Known bug (reported to the lead): submit-batch.ts sendOne awaits journal.append before
+  // options.latest.set, so a second worker sees the proposal as free and sends it too.
+  it('BUG in-batch guard race: the same file twice in one batch at --concurrency 2 is sent only once', async () => {
+    sbx = await startCountedSandbox({ delayMs: 30_000 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const run = await runCli(['submit', BANK_AND_PIX, BANK_AND_PIX, '--concurrency', '2', '--json'], { env });
+    const doc = parseSubmitJson(run.stdout);
+    expect(sbx.requests(), 'POSTs that reached the sandbox for one proposal listed twice').toBe(1);
+    // The second copy is answered from the journal or by the guard, never by the service.
+    expect(doc.results.map((r) => r.httpStatus === 422)).toEqual([false, false]);
+  });
+});
+
+describe('Ctrl-C in a batch', () => {
+  it('SIGINT: exit 130, what was sent is accepted, the rest skipped; running again sends only the rest', async () => {
+    sbx = await startCountedSandbox({ delayMs: 30_000, latencyMs: 200 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const ids = Array.from({ length: 12 }, (_, i) => `PROP-${2001 + i}`);
+    const files = ids.map((id) => writeJson(dir, `${id}.json`, bankOnly(id)));
+
+    const child = spawn(process.execPath, [binPath, 'submit', ...files, '--concurrency', '2', '--json'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await until('two answers from the sandbox', () => sbx!.requests() >= 2);
+      child.kill('SIGINT');
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    expect(await exited).toBe(130);
+    const doc = JSON.parse(stdout) as { interrupted?: boolean; results: Array<{ outcome: string }> };
+    expect(doc.interrupted).toBe(true);
+    const outcomes = doc.results.map((r) => r.outcome);
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
+    expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(12 - sbx.requests());
+    expect(sbx.requests()).toBeLessThan(12);
+
+    const again = await runCli(['submit', ...files, '--concurrency', '4', '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(parseSubmitJson(again.stdout).results.every((r) => r.outcome === 'accepted')).toBe(true);
+    expect(sbx.requests()).toBe(12);
+    expect(new Set(sbx.sandbox.contracts().map((c) => c.idProposta))).toEqual(new Set(ids));
   });
 });
