@@ -1,18 +1,49 @@
 import type { Context, SubmitInput } from '../cli.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { validateSubmission } from '../domain/validate.js';
+import { expandInputs, loadSource } from '../flows/inputs.js';
 import type { FileReport, ValidateFilesOptions } from '../flows/validate-files.js';
 
+/** The file given with -i, parsed, to pre-fill the wizard. */
+function prefillFrom(input: SubmitInput, options: ValidateFilesOptions): unknown {
+  if (input.files.length === 0) return undefined;
+  if (input.files.length > 1) throw new UsageError('-i pre-fills from one file at most', 'Pass one --file with -i.');
+  const [source] = expandInputs(input.files, options.cwd);
+  const loaded = source ? loadSource(source, options.stdin) : undefined;
+  if (!loaded?.ok) {
+    const why = loaded?.errors.map((e) => e.message).join('; ') ?? 'nothing to read';
+    throw new UsageError(`cannot pre-fill from ${input.files[0]}: ${why}`, 'Fix the file, or run the wizard without it.');
+  }
+  return loaded.document;
+}
+
 /** The wizard's submission as a validated report, or null when the clerk saved or quit. */
-export async function submissionFromWizard(
-  _input: SubmitInput,
-  ctx: Context,
-  _options: ValidateFilesOptions,
-): Promise<FileReport | null> {
+export async function submissionFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions): Promise<FileReport | null> {
   if (!ctx.io.canPrompt) {
     throw new UsageError(
       'no submission file given, and the wizard needs a terminal',
       'Pass the file: econsig submit --file proposal.json (or - for stdin).',
     );
   }
-  throw new UsageError('the wizard is not available yet', 'Pass the file: econsig submit --file proposal.json.');
+  const prefill = prefillFrom(input, options);
+  const { runWizard, wizardLang } = await import('../ui/wizard/index.js');
+  const result = await runWizard({
+    io: ctx.io,
+    lang: wizardLang(input.lang, ctx.env),
+    now: options.now,
+    ...(prefill === undefined ? {} : { prefill }),
+    ...(input.save === undefined ? {} : { savePath: input.save }),
+  });
+  if (result.action !== 'submit') return null;
+  // The same check as a file gets; the wizard's "Submit" choice was the confirmation.
+  const checked = validateSubmission(result.submission, { now: options.now });
+  const ok = checked.errors.length === 0 && !(options.strict && checked.warnings.length > 0);
+  return {
+    file: '(wizard)',
+    ok,
+    errors: checked.errors,
+    warnings: checked.warnings,
+    exitCode: ok ? ExitCode.ok : ExitCode.invalid,
+    ...(ok && checked.value ? { value: checked.value } : {}),
+  };
 }

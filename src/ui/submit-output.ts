@@ -54,10 +54,11 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
   const t = createTheme(io);
   let answered = 0;
   let waiting = 0;
+  if (io.json) return { stop: () => undefined };
   const print = (lines: string[]): void => {
-    if (!io.json) io.stderr.write(`${lines.join('\n')}\n`);
+    io.stderr.write(`${lines.join('\n')}\n`);
   };
-  if (!io.canAnimate || io.json) {
+  if (!io.canAnimate) {
     return {
       onAnswer: (r) => print(resultLines(t, r)),
       onWaiting: (r) => print([`${t.muted('…')} ${r.file}  waiting for the result of contract ${r.idContrato}`]),
