@@ -25,7 +25,8 @@ export interface CountedSandbox {
 
 /** The sandbox of the built dist, in this process, on port 0, counting requests from onLog. */
 export async function startCountedSandbox(options: Omit<SandboxOptions, 'port' | 'onLog'> = {}): Promise<CountedSandbox> {
-  const { startSandbox } = (await import('../../dist/sandbox/server.js')) as SandboxModule;
+  // The built dist, as the binary runs it; typed from its source.
+  const { startSandbox } = (await import(new URL('../../dist/sandbox/server.js', import.meta.url).href)) as SandboxModule;
   const log: CountedSandbox['log'] = [];
   const sandbox = await startSandbox({
     port: 0,
