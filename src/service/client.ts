@@ -4,6 +4,7 @@
  * codes to the caller. One undici Pool per origin keeps connections alive across a batch.
  */
 import { createRequire } from 'node:module';
+import { maskSecret } from '../redact.js';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Pool, request, type Dispatcher } from 'undici';
 import {
@@ -142,9 +143,6 @@ export function assertSafeTransport(baseUrl: string): void {
 }
 
 /** `****` and the last 4 characters for a long token, else nothing of it. */
-export function maskToken(token: string): string {
-  return token.length >= 16 ? `****${token.slice(-4)}` : '[redacted]';
-}
 
 function requestHeaders(authorization: string, userAgent: string): Record<string, string> {
   return {
@@ -165,7 +163,7 @@ export function describeRequest(
   return {
     method: 'POST',
     url: contractsUrl(baseUrl),
-    headers: requestHeaders(`Bearer ${maskToken(token)}`, options.userAgent ?? defaultUserAgent()),
+    headers: requestHeaders(`Bearer ${maskSecret(token)}`, options.userAgent ?? defaultUserAgent()),
     body,
   };
 }

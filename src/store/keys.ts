@@ -2,6 +2,8 @@
  * The settings a profile can hold: their names, defaults, validation and masking.
  * Pure: no file, env or clock access, so every rule has a one-line test.
  */
+import { suggest } from '../domain/suggest.js';
+import { maskSecret } from '../redact.js';
 import { UsageError } from '../errors.js';
 
 /** The built-in sandbox, so a new user has a working setup (task: default profile). */
@@ -161,28 +163,12 @@ export function describeKey(key: SettingKey): string {
   return specs[key].description;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** The known key closest to `key`, when it is a plausible typo. */
 export function suggestKey(key: string): SettingKey | undefined {
   const lower = key.toLowerCase().replace(/_/g, '-');
-  let best: { key: SettingKey; distance: number } | undefined;
-  for (const candidate of SETTING_KEYS) {
-    const distance = candidate.endsWith(`.${lower}`) ? 1 : editDistance(lower, candidate);
-    if (!best || distance < best.distance) best = { key: candidate, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 3)) ? best.key : undefined;
+  // "port" means "webhook.port": a known key's last segment is the likeliest intent.
+  const bySegment = SETTING_KEYS.find((candidate) => candidate.endsWith(`.${lower}`));
+  return bySegment ?? (suggest(lower, SETTING_KEYS) as SettingKey | undefined);
 }
 
 /** Check a key name; throws UsageError listing the known keys, with "did you mean". */
@@ -216,9 +202,7 @@ export function parseSettingValue(key: SettingKey, raw: string, origin?: string)
  * Mask a token or secret: "****" plus at most the last 4 characters, and none at all
  * for values shorter than 12 characters (too little would be left hidden).
  */
-export function maskSecret(value: string): string {
-  return value.length < 12 ? '****' : `****${value.slice(-4)}`;
-}
+export { maskSecret } from '../redact.js';
 
 /** The printable form of a setting value: secrets masked, unset values as undefined. */
 export function displayValue(key: SettingKey, value: SettingValue): string | number | undefined {

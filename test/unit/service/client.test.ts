@@ -428,7 +428,7 @@ describe('describeRequest, contractsUrl, assertSafeTransport', () => {
   });
 
   it('a short token shows nothing of itself', () => {
-    expect(describeRequest('https://h', 'abc123', {}).headers.authorization).toBe('Bearer [redacted]');
+    expect(describeRequest('https://h', 'abc123', {}).headers.authorization).toBe('Bearer ****');
   });
 
   it.each([
