@@ -302,6 +302,17 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   };
 }
 
+/** The settlement of a later copy of a proposal already in this batch. */
+function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
+  if (bodyHash(item.body) === bodyHash(first.body)) {
+    return { ...settled, file: item.file, warnings: item.warnings, message: `the same submission as ${first.file}, sent once: ${settled.message}` };
+  }
+  const partial = base(item);
+  partial.idContrato = settled.idContrato;
+  return withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${first.file}, earlier in this batch, with different data`,
+    'One contract per proposal: keep one of the two files, or send this one later with --force.');
+}
+
 /**
  * Send every item with at most `concurrency` in flight, in input order of start; wait for
  * each result with a waiter. On abort, nothing new is sent; what is in flight finishes
@@ -309,6 +320,20 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
  */
 export async function submitBatch(items: readonly SubmitItem[], options: BatchOptions): Promise<SubmitResult[]> {
   const results: SubmitResult[] = new Array(items.length);
+  // One proposal listed twice in a batch is sent once, whatever the concurrency: the later
+  // copies are settled from the first (deterministic, in input order).
+  const firstIndex = new Map<string, number>();
+  const copies: Array<[number, number]> = [];
+  const queue: number[] = [];
+  items.forEach((item, index) => {
+    const first = firstIndex.get(item.body.idProposta);
+    if (first === undefined) {
+      firstIndex.set(item.body.idProposta, index);
+      queue.push(index);
+    } else {
+      copies.push([index, first]);
+    }
+  });
   // Answer lines are not awaited one by one; all of them are before this returns. Each is
   // handled at once, so a failed write is never an unhandled rejection.
   const writes: Promise<void>[] = [];
@@ -320,8 +345,8 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
+    while (next < queue.length) {
+      const index = queue[next++] as number;
       const item = items[index] as SubmitItem;
       let result = await sendOne(item, options, pendingWrites);
       options.progress?.onAnswer?.(result);
@@ -332,8 +357,9 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       results[index] = result;
     }
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker);
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
+  for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   await Promise.all(writes);
   if (writeError !== undefined) {
     throw new EconsigError('the journal could not be written; the answers above are the record of this run', {

@@ -129,7 +129,7 @@ describe('in-progress guard', () => {
 
   // Known bug (reported to the lead): submit-batch.ts sendOne awaits journal.append before
   // options.latest.set, so a second worker sees the proposal as free and sends it too.
-  it('BUG in-batch guard race: the same file twice in one batch at --concurrency 2 is sent only once', async () => {
+  it('the same file twice in one batch at --concurrency 2 is sent only once', async () => {
     sbx = await startCountedSandbox({ delayMs: 30_000 });
     const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
     const run = await runCli(['submit', BANK_AND_PIX, BANK_AND_PIX, '--concurrency', '2', '--json'], { env });
@@ -137,6 +137,20 @@ describe('in-progress guard', () => {
     expect(sbx.requests(), 'POSTs that reached the sandbox for one proposal listed twice').toBe(1);
     // The second copy is answered from the journal or by the guard, never by the service.
     expect(doc.results.map((r) => r.httpStatus === 422)).toEqual([false, false]);
+    expect(run.code).toBe(0);
+  });
+
+  it('one proposal twice with different data: the first is sent, the second skipped (exit 5), whatever the concurrency', async () => {
+    sbx = await startCountedSandbox({ delayMs: 30_000 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const changed = readFixture('valid/bank-and-pix.json');
+    changed.pessoa.email = 'outro.email@example.com';
+    const second = writeJson(dir, 'changed.json', changed);
+    const run = await runCli(['submit', BANK_AND_PIX, second, '--concurrency', '2', '--json'], { env });
+    const doc = parseSubmitJson(run.stdout);
+    expect(sbx.requests()).toBe(1);
+    expect(doc.results.map((r) => r.outcome)).toEqual(['accepted', 'skipped']);
+    expect(run.code).toBe(5);
   });
 });
 
