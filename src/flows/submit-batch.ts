@@ -182,8 +182,12 @@ function guardResult(item: SubmitItem, guard: Exclude<GuardState, { kind: 'free'
   }
 }
 
-/** Send one item: guard, journal, POST, journal the answer. */
-async function sendOne(item: SubmitItem, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): Promise<SubmitResult> {
+type Prepared =
+  | { kind: 'settled'; result: SubmitResult }
+  | { kind: 'ready'; ref: string; record: SubmissionRecord };
+
+/** Guard, then the submission line, durable: what must hold before a POST may leave. */
+async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepared> {
   const hash = bodyHash(item.body);
   const guard = guardStateOf(options.latest.get(item.body.idProposta));
   if (guard.kind !== 'free' && !options.force) {
@@ -192,40 +196,60 @@ async function sendOne(item: SubmitItem, options: BatchOptions, pendingWrites: {
       const partial = base(item);
       partial.idContrato = guard.record.answer.idContrato;
       partial.httpStatus = guard.record.answer.httpStatus;
-      return withOutcome(partial, 'accepted', `already accepted at ${guard.record.sentAt} (from the journal; not sent again)`);
+      return { kind: 'settled', result: withOutcome(partial, 'accepted', `already accepted at ${guard.record.sentAt} (from the journal; not sent again)`) };
     }
-    return guardResult(item, guard);
+    return { kind: 'settled', result: guardResult(item, guard) };
   }
-  if (options.signal.aborted) {
-    return withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
-  }
-
-  const ref = randomUUID();
-  const submission: JournalEntry = {
-    kind: 'submission',
-    ref,
-    at: options.now().toISOString(),
-    file: item.file,
-    idProposta: item.body.idProposta,
-    bodyHash: hash,
-    profile: options.profile,
-    baseUrl: options.baseUrl,
-  };
-  await options.journal.append(submission);
-  // A later item of this batch with the same proposal must see this one.
   const record: SubmissionRecord = {
-    ref,
+    ref: randomUUID(),
     file: item.file,
     idProposta: item.body.idProposta,
     bodyHash: hash,
     profile: options.profile,
     baseUrl: options.baseUrl,
-    sentAt: submission.at,
+    sentAt: options.now().toISOString(),
   };
+  await options.journal.append({
+    kind: 'submission',
+    ref: record.ref,
+    at: record.sentAt,
+    file: record.file,
+    idProposta: record.idProposta,
+    bodyHash: record.bodyHash,
+    profile: record.profile,
+    baseUrl: record.baseUrl,
+  });
   options.latest.set(item.body.idProposta, record);
-  options.progress?.onSending?.(item);
+  return { kind: 'ready', ref: record.ref, record };
+}
 
-  let result: SubmitResult;
+const interrupted = (item: SubmitItem): SubmitResult =>
+  withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+
+/** Record the answer of a submission (or that it was never sent), without awaiting the disk. */
+function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
+  const at = options.now().toISOString();
+  // The submission line had to be durable before the POST; the answer line need not hold
+  // up the next send: if it were lost in a crash, the submission reads as unanswered, which
+  // the guard treats as "may exist". Every pending write is awaited before the batch ends.
+  pendingWrites.push(
+    options.journal.append({
+      kind: 'answer',
+      ref: prepared.ref,
+      at,
+      outcome: result.outcome,
+      httpStatus: result.httpStatus,
+      idContrato: result.idContrato,
+      erros: result.erros,
+      message: result.message,
+    }),
+  );
+  prepared.record.answer = { at, outcome: result.outcome, httpStatus: result.httpStatus, idContrato: result.idContrato, erros: result.erros };
+}
+
+/** POST one prepared submission and turn the answer into a result. */
+async function send(item: SubmitItem, options: BatchOptions): Promise<SubmitResult> {
+  options.progress?.onSending?.(item);
   try {
     // The POST is not aborted by Ctrl-C: an answer in flight is worth waiting for, and
     // each exchange is bounded by the request timeout.
@@ -234,32 +258,10 @@ async function sendOne(item: SubmitItem, options: BatchOptions, pendingWrites: {
     partial.httpStatus = accepted.status;
     partial.idContrato = accepted.idContrato;
     partial.attempts = accepted.attempts;
-    result = withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
+    return withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
   } catch (error) {
-    result = outcomeOfError(item, error, options.profile);
+    return outcomeOfError(item, error, options.profile);
   }
-  // The submission line had to be durable before the POST; the answer line need not hold
-  // up the next send: if it were lost in a crash, the submission reads as unanswered, which
-  // the guard treats as "may exist". journal.close() waits for every pending write.
-  const answerWritten = options.journal.append({
-    kind: 'answer',
-    ref,
-    at: options.now().toISOString(),
-    outcome: result.outcome,
-    httpStatus: result.httpStatus,
-    idContrato: result.idContrato,
-    erros: result.erros,
-    message: result.message,
-  });
-  pendingWrites.push(answerWritten);
-  record.answer = {
-    at: options.now().toISOString(),
-    outcome: result.outcome,
-    httpStatus: result.httpStatus,
-    idContrato: result.idContrato,
-    erros: result.erros,
-  };
-  return result;
 }
 
 async function waitForResult(result: SubmitResult, options: BatchOptions): Promise<SubmitResult> {
@@ -343,12 +345,39 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       writes.push(write.catch((error: unknown) => void (writeError ??= error)));
     },
   };
+  // The next items are journaled while this one is sent (a lookahead of `concurrency`):
+  // each submission line is still durable before its own POST, but its fsync no longer
+  // sits between two POSTs. Items journaled and then not sent get a "not sent" answer.
+  const prepared = new Map<number, Promise<Prepared>>();
+  const prepareAt = (position: number): Promise<Prepared> => {
+    let promise = prepared.get(position);
+    if (!promise) {
+      promise = prepare(items[queue[position] as number] as SubmitItem, options);
+      // Awaited below or when the batch ends; never an unhandled rejection meanwhile.
+      promise.catch(() => undefined);
+      prepared.set(position, promise);
+    }
+    return promise;
+  };
+  const lookahead = Math.max(1, options.concurrency);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < queue.length) {
-      const index = queue[next++] as number;
+    while (next < queue.length && !options.signal.aborted) {
+      const position = next++;
+      const index = queue[position] as number;
       const item = items[index] as SubmitItem;
-      let result = await sendOne(item, options, pendingWrites);
+      for (let ahead = position + 1; ahead < Math.min(queue.length, position + 1 + lookahead); ahead++) prepareAt(ahead);
+      const ready = await prepareAt(position);
+      let result: SubmitResult;
+      if (ready.kind === 'settled') {
+        result = ready.result;
+      } else if (options.signal.aborted) {
+        result = interrupted(item);
+        recordAnswer(ready, result, options, pendingWrites);
+      } else {
+        result = await send(item, options);
+        recordAnswer(ready, result, options, pendingWrites);
+      }
       options.progress?.onAnswer?.(result);
       if (options.waiter && result.outcome === 'accepted') {
         result = await waitForResult(result, options);
@@ -359,6 +388,17 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
+  // Interrupted: what was never taken is not sent; if its line was already written, say so.
+  for (let position = next; position < queue.length; position++) {
+    const index = queue[position] as number;
+    const item = items[index] as SubmitItem;
+    results[index] = interrupted(item);
+    const promise = prepared.get(position);
+    if (!promise) continue;
+    const ready = await promise;
+    if (ready.kind === 'ready') recordAnswer(ready, results[index] as SubmitResult, options, pendingWrites);
+    else results[index] = ready.result;
+  }
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   await Promise.all(writes);
   if (writeError !== undefined) {
