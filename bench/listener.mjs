@@ -103,7 +103,8 @@ export async function benchListener({ seconds = 10, connections = [8, 50] } = {}
   return rows;
 }
 
-function printTable(rows) {
+export function printListener(rows) {
+  console.log('\n## listener: deliveries with a durable journal (group commit), autocannon 10 s, unique ~1 KiB bodies');
   const head = ['conns', 'deliveries/s', 'p99 ms', '2xx', 'non-2xx', 'errors', 'journal lines', 'consistent', 'RSS MiB'];
   const data = rows.map((r) => [r.connections, r.perSecond, r.p99ms, r.ok2xx, r.non2xx, r.errors, r.journalLines, r.consistent ? 'yes' : 'NO', r.rssMiB]);
   const widths = head.map((h, i) => Math.max(h.length, ...data.map((d) => String(d[i]).length)));
@@ -118,6 +119,6 @@ if (process.argv[2] === '--serve') {
   await serve(process.argv[3]);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await benchListener({ seconds: Number(process.env.BENCH_SECONDS ?? 10) });
-  printTable(rows);
+  printListener(rows);
   if (rows.some((r) => !r.consistent)) process.exitCode = 1;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Node 22.1+ can cache compiled code between runs; Node 20 has no such API.
 import module from 'node:module';
+import { readFileSync } from 'node:fs';
 
 if (typeof module.enableCompileCache === 'function') {
   try {
@@ -10,5 +11,12 @@ if (typeof module.enableCompileCache === 'function') {
   }
 }
 
-const { main } = await import('../dist/cli.js');
-process.exitCode = await main(process.argv);
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Scripts call this often; it needs nothing but package.json.
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  const { main } = await import('../dist/cli.js');
+  process.exitCode = await main(process.argv);
+}

@@ -3,7 +3,7 @@
  * the exit code. Each command's code is imported only when that command runs, so
  * `--help` and `--version` load nothing but commander.
  */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EconsigError, ExitCode } from './errors.js';
 import { createIo, type Io } from './ui/io.js';
@@ -202,8 +202,7 @@ function examples(...lines: string[]): string {
 // ---------------------------------------------------------------------------
 
 function readVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../package.json') as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Build the commander program. `dispatch` receives each command's typed input. */
