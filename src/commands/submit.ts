@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import type { Context, SubmitInput } from '../cli.js';
 import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { junitXml } from '../flows/junit.js';
-import { runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { describeRequest, assertSafeTransport } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { requireBaseUrl, resolveSettings } from '../store/settings.js';
-import type { Settings } from '../store/keys.js';
+import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
 import { requireToken } from '../store/token.js';
 import {
   createSubmitProgress,
@@ -56,6 +56,14 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     return reportsExitCode(reports);
   }
 
+  // Nothing to send (every file unreadable or invalid): say so without asking for a token.
+  if (!reports.some((r) => r.ok)) {
+    const results = reports.map(invalidResult);
+    renderInvalidFiles(io, reports);
+    renderSubmitResults(io, results, { interrupted: false });
+    return submitExitCode(results);
+  }
+
   // No token, a plain-http remote host or a token unfit for a header: fail before anything leaves.
   const token = requireToken(settings.token, settings.profile.name).token;
   try {
@@ -82,6 +90,9 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       requestTimeoutMs: values['request-timeout'] * 1000,
       concurrency: values.concurrency,
       force: input.force,
+      ...(baseUrl === SANDBOX_BASE_URL
+        ? { unreachableHint: 'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).' }
+        : {}),
       ...(input.wait
         ? {
             wait: {
@@ -101,7 +112,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       onReady: (waitingOn) => {
         if (sendable > 0) renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) });
       },
-      onRetry: (info) => renderNotice(io, `${info.error.message}; retrying in ${(info.delayMs / 1000).toFixed(1)}s (attempt ${info.attempt + 1} of ${info.maxAttempts})`),
+      onRetry: (info) => renderNotice(io, `${info.error.message.replace(/\.$/, '')}; retrying in ${info.delayMs < 1000 ? `${Math.round(info.delayMs)} ms` : `${(info.delayMs / 1000).toFixed(1)} s`} (attempt ${info.attempt + 1} of ${info.maxAttempts})`),
       progress,
     });
   } catch (error) {

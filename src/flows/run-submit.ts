@@ -22,6 +22,7 @@ export interface RunSubmitOptions {
   requestTimeoutMs: number;
   concurrency: number;
   force: boolean;
+  unreachableHint?: string;
   wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions };
   signal: AbortSignal;
   /** Caller-owned journal and waiter (demo starts them before its sandbox); not closed here. */
@@ -91,6 +92,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         baseUrl: options.baseUrl,
         concurrency: options.concurrency,
         force: options.force,
+        ...(options.unreachableHint ? { unreachableHint: options.unreachableHint } : {}),
         ...(waiter ? { waiter } : {}),
         waitTimeoutMs: options.wait?.timeoutMs ?? 120_000,
         signal: options.signal,

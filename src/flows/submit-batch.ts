@@ -74,6 +74,8 @@ export interface BatchOptions {
   baseUrl: string;
   concurrency: number;
   force: boolean;
+  /** What to suggest when the service cannot be reached at all. */
+  unreachableHint?: string;
   waiter?: ResultWaiter;
   waitTimeoutMs: number;
   signal: AbortSignal;
@@ -113,7 +115,7 @@ const checkHint = (idProposta: string): string =>
   `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
 
 /** Turn a failure of the client into an outcome: the one place that reads service errors. */
-export function outcomeOfError(item: SubmitItem, error: unknown, profile: string): SubmitResult {
+export function outcomeOfError(item: SubmitItem, error: unknown, profile: string, unreachableHint?: string): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
   if (error instanceof ServiceError) {
@@ -159,7 +161,7 @@ export function outcomeOfError(item: SubmitItem, error: unknown, profile: string
     partial.attempts = error.attempts;
     if (!error.sent) {
       return withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
-        'Nothing was sent. Check the base URL and the network, then send again.');
+        unreachableHint ?? 'Nothing was sent. Check the base URL and the network, then send again.');
     }
     return withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id));
   }
@@ -260,7 +262,7 @@ async function send(item: SubmitItem, options: BatchOptions): Promise<SubmitResu
     partial.attempts = accepted.attempts;
     return withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
   } catch (error) {
-    return outcomeOfError(item, error, options.profile);
+    return outcomeOfError(item, error, options.profile, options.unreachableHint);
   }
 }
 
