@@ -6,7 +6,7 @@ import { invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { describeRequest, assertSafeTransport } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
-import { requireBaseUrl, resolveSettings } from '../store/settings.js';
+import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
 import { requireToken } from '../store/token.js';
 import {
@@ -29,6 +29,12 @@ function settingFlags(input: SubmitInput): Partial<Settings> {
     flags['webhook.port'] = input.listen.port;
   }
   return flags;
+}
+
+/** Where --wait listens, and what it verifies, from the same settings as `watch`. */
+function waitListener(settings: ResolvedSettings) {
+  const { host, port, path, secret, extractOptions } = listenerSettings(settings);
+  return { host, port, path, secret: secret?.value, extractOptions };
 }
 
 export async function run(input: SubmitInput, ctx: Context): Promise<number> {
@@ -93,21 +99,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       ...(baseUrl === SANDBOX_BASE_URL
         ? { unreachableHint: 'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).' }
         : {}),
-      ...(input.wait
-        ? {
-            wait: {
-              host: values['webhook.host'],
-              port: values['webhook.port'],
-              path: values['webhook.path'],
-              secret: values['webhook.secret'],
-              timeoutMs: values['wait-timeout'] * 1000,
-              extractOptions: {
-                ...(values['webhook.id-field'] ? { idField: values['webhook.id-field'] } : {}),
-                ...(values['webhook.status-field'] ? { statusField: values['webhook.status-field'] } : {}),
-              },
-            },
-          }
-        : {}),
+      ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000 } } : {}),
       signal: ctx.signal,
       onReady: (waitingOn) => {
         if (sendable > 0) renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) });

@@ -1,23 +1,17 @@
 import type { Context, WatchInput } from '../cli.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
-import { resolveSettings } from '../store/settings.js';
+import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
 import { createWatchOutput } from '../ui/watch-output.js';
-import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError } from '../webhook/server.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { runWatchSession } from '../webhook/watch-session.js';
 
-interface WatchSettings {
+interface WatchSettings extends ListenerSettings {
   home: string;
-  host: string;
-  port: number;
-  path: string;
-  secret: { value: string; source: string } | undefined;
-  extractOptions: ExtractOptions;
   waitTimeoutSeconds: number;
 }
 
-/** Where settings plug in: flag > env > profile config > default (store/settings.ts). */
+/** Flag > env > profile config > default (store/settings.ts). */
 async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSettings> {
   const s = await resolveSettings({
     env: ctx.env,
@@ -29,21 +23,7 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
       ...(input.secret === undefined ? {} : { 'webhook.secret': input.secret }),
     },
   });
-  const v = s.values;
-  const secret = v['webhook.secret'];
-  const secretSource = { flag: '--secret', env: 'ECONSIG_WEBHOOK_SECRET', config: `webhook.secret of profile "${s.profile.name}"`, default: 'default' }[s.sources['webhook.secret']];
-  return {
-    home: s.paths.home,
-    host: v['webhook.host'],
-    port: v['webhook.port'],
-    path: v['webhook.path'].startsWith('/') ? v['webhook.path'] : `/${v['webhook.path']}`,
-    secret: secret === undefined || secret === '' ? undefined : { value: secret, source: secretSource },
-    extractOptions: {
-      ...(v['webhook.id-field'] === undefined ? {} : { idField: v['webhook.id-field'] }),
-      ...(v['webhook.status-field'] === undefined ? {} : { statusField: v['webhook.status-field'] }),
-    },
-    waitTimeoutSeconds: v['wait-timeout'],
-  };
+  return { ...listenerSettings(s), home: s.paths.home, waitTimeoutSeconds: s.values['wait-timeout'] };
 }
 
 const bindHints: Record<string, string> = {

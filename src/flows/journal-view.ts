@@ -3,6 +3,7 @@
  * and the approval result (a `result` line, or a listener `delivery` for its contract).
  */
 import type { JournalEntry } from '../store/journal.js';
+import { isFinal } from '../webhook/watch-session.js';
 
 export interface SubmissionRecord {
   ref: string;
@@ -22,8 +23,6 @@ export interface SubmissionRecord {
   };
   result?: { at: string; outcome: string; status: string | null; reason: string | null };
 }
-
-const FINAL = new Set(['approved', 'denied', 'cancelled']);
 
 /** Every submission of the journal, oldest first, with its answer and result. */
 export function submissionRecords(entries: readonly JournalEntry[]): SubmissionRecord[] {
@@ -67,7 +66,7 @@ export function submissionRecords(entries: readonly JournalEntry[]): SubmissionR
       }
       case 'result':
       case 'delivery': {
-        if (!entry.idContrato || !FINAL.has(entry.outcome)) break;
+        if (!entry.idContrato || !isFinal(entry.outcome)) break;
         const result = { at: entry.at, outcome: entry.outcome, status: entry.status, reason: entry.reason };
         // A delivery can be journaled before the answer that names its contract.
         if (!results.has(entry.idContrato)) results.set(entry.idContrato, result);

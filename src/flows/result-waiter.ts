@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { followJournal, type Journal, type JournalEntry } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, startListener } from '../webhook/server.js';
-import { type ContractResult, resultIn } from '../webhook/watch-session.js';
+import { type ContractResult, isFinal, resultIn } from '../webhook/watch-session.js';
 
 export interface WaiterOptions {
   home: string;
@@ -65,7 +65,7 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       ...(options.secret === undefined ? {} : { secret: options.secret }),
       ...(options.extractOptions === undefined ? {} : { extractOptions: options.extractOptions }),
       onEvent: (event) => {
-        if (event.kind !== 'delivery' || event.idContrato === null || event.outcome === 'unknown') return;
+        if (event.kind !== 'delivery' || event.idContrato === null || !isFinal(event.outcome)) return;
         const { idContrato, outcome, status, reason } = event;
         publish({ idContrato, outcome, status, reason, source: 'live' });
       },

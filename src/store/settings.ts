@@ -157,3 +157,33 @@ export function requireBaseUrl(settings: Pick<ResolvedSettings, 'values' | 'prof
     `Run \`econsig config set base-url https://... --profile ${name}\`, or pass --base-url or set ECONSIG_BASE_URL.`,
   );
 }
+
+/** The listener's settings (watch, submit --wait) as the webhook server takes them. */
+export interface ListenerSettings {
+  host: string;
+  port: number;
+  path: string;
+  secret: { value: string; source: string } | undefined;
+  extractOptions: { idField?: string; statusField?: string };
+}
+
+export function listenerSettings(s: Pick<ResolvedSettings, 'values' | 'sources' | 'profile'>): ListenerSettings {
+  const v = s.values;
+  const secret = v['webhook.secret'];
+  const source = {
+    flag: '--secret',
+    env: 'ECONSIG_WEBHOOK_SECRET',
+    config: `webhook.secret of profile "${s.profile.name}"`,
+    default: 'default',
+  }[s.sources['webhook.secret']];
+  return {
+    host: v['webhook.host'],
+    port: v['webhook.port'],
+    path: v['webhook.path'].startsWith('/') ? v['webhook.path'] : `/${v['webhook.path']}`,
+    secret: secret === undefined || secret === '' ? undefined : { value: secret, source },
+    extractOptions: {
+      ...(v['webhook.id-field'] === undefined ? {} : { idField: v['webhook.id-field'] }),
+      ...(v['webhook.status-field'] === undefined ? {} : { statusField: v['webhook.status-field'] }),
+    },
+  };
+}

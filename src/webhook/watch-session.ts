@@ -38,7 +38,8 @@ export type WatchEnd =
 
 type Ending = { reason: 'stopped' } | { reason: 'result'; result: ContractResult } | { reason: 'timeout' };
 
-const isFinal = (o: string): o is FinalOutcome => o === 'approved' || o === 'denied' || o === 'cancelled';
+/** approved, denied or cancelled: a result that ends the wait (unknown statuses do not). */
+export const isFinal = (o: string): o is FinalOutcome => o === 'approved' || o === 'denied' || o === 'cancelled';
 
 /** A final result about `contract` in a journal entry: a delivery, or a result written by submit --wait. */
 export function resultIn(entry: JournalEntry, contract: string): Omit<ContractResult, 'source'> | null {
