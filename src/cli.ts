@@ -1,193 +1,32 @@
 /**
  * The program: every command and flag, its help and examples, the one error boundary and
  * the exit code. Each command's code is imported only when that command runs, so
- * `--help` and `--version` load nothing but commander.
+ * `--help` and `--version` load nothing but commander. Typed inputs: cli-inputs.ts;
+ * flag value parsers: cli-parsers.ts.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import type {
+  CommandInputs,
+  CommandModule,
+  CommandName,
+  Context,
+  Dispatch,
+  GlobalOptions,
+  SubmitInput,
+  WatchInput,
+  SandboxInput,
+  DemoInput,
+} from './cli-inputs.js';
+import { parseHostPort, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { EconsigError, ExitCode } from './errors.js';
 import { createIo, type Io } from './ui/io.js';
 
-// ---------------------------------------------------------------------------
-// Typed inputs: what each command receives once commander has parsed argv.
-// ---------------------------------------------------------------------------
-
-export interface GlobalOptions {
-  profile: string | undefined;
-  baseUrl: string | undefined;
-  json: boolean;
-  color: boolean;
-  verbose: boolean;
-}
-
-export interface ValidateInput {
-  files: string[];
-  strict: boolean;
-}
-
-export interface SubmitInput {
-  files: string[];
-  wait: boolean;
-  /** Seconds to wait for each result with --wait. */
-  timeout: number | undefined;
-  listen: { host: string; port: number } | undefined;
-  dryRun: boolean;
-  interactive: boolean;
-  save: string | undefined;
-  yes: boolean;
-  concurrency: number | undefined;
-  requestTimeout: number | undefined;
-  force: boolean;
-  strict: boolean;
-  report: string | undefined;
-  lang: string | undefined;
-}
-
-export interface WatchInput {
-  port: number | undefined;
-  host: string | undefined;
-  path: string | undefined;
-  secret: string | undefined;
-  forwardTo: string | undefined;
-  contract: string | undefined;
-  timeout: number | undefined;
-}
-
-export interface SandboxInput {
-  port: number;
-  host: string;
-  webhookUrl: string;
-  token: string | undefined;
-  delay: number;
-  secret: string | undefined;
-  rateLimit: number | undefined;
-  proposals: string | undefined;
-  failRate: number;
-  latency: number;
-}
-
-export interface DemoInput {
-  delay: number;
-}
-
-export type AuthInput =
-  | { action: 'login'; withToken: boolean }
-  | { action: 'status' }
-  | { action: 'logout' }
-  | { action: 'token' };
-
-export type ConfigInput =
-  | { action: 'get'; key: string }
-  | { action: 'set'; key: string; value: string }
-  | { action: 'unset'; key: string }
-  | { action: 'list' }
-  | { action: 'path' };
-
-export interface HistoryInput {
-  limit: number;
-  proposal: string | undefined;
-  contract: string | undefined;
-}
-
-export type SchemaInput = Record<string, never>;
-
-export interface CommandInputs {
-  validate: ValidateInput;
-  submit: SubmitInput;
-  watch: WatchInput;
-  sandbox: SandboxInput;
-  demo: DemoInput;
-  auth: AuthInput;
-  config: ConfigInput;
-  history: HistoryInput;
-  schema: SchemaInput;
-}
-export type CommandName = keyof CommandInputs;
-
-/** What every command receives besides its own input. */
-export interface Context {
-  readonly io: Io;
-  readonly env: Record<string, string | undefined>;
-  readonly globals: GlobalOptions;
-  /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly when it fires. */
-  readonly signal: AbortSignal;
-  /** Register a closer (server, agent, journal) that runs however the command ends. */
-  defer(close: () => unknown): void;
-}
-
-/** The contract every `src/commands/<name>.ts` module fulfils. */
-export interface CommandModule<N extends CommandName> {
-  run(input: CommandInputs[N], ctx: Context): Promise<number>;
-}
-
-export type Dispatch = <N extends CommandName>(
-  name: N,
-  input: CommandInputs[N],
-  globals: GlobalOptions,
-) => Promise<number>;
+export type * from './cli-inputs.js';
 
 // ---------------------------------------------------------------------------
-// Flag value parsers: each throws commander's InvalidArgumentError (exit 2).
+// The program.
 // ---------------------------------------------------------------------------
-
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port).');
-  }
-  return port;
-}
-
-export function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
-    throw new InvalidArgumentError('expected a number of seconds, e.g. 30 or 0.5.');
-  }
-  return seconds;
-}
-
-export function parsePositiveSeconds(value: string): number {
-  const seconds = parseSeconds(value);
-  if (seconds === 0) throw new InvalidArgumentError('expected more than 0 seconds.');
-  return seconds;
-}
-
-export function parsePositiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) {
-    throw new InvalidArgumentError('expected a whole number of at least 1.');
-  }
-  return n;
-}
-
-export function parseShare(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new InvalidArgumentError('expected a share from 0 to 1, e.g. 0.2 for one request in five.');
-  }
-  return n;
-}
-
-export function parseHostPort(value: string): { host: string; port: number } {
-  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected host:port, e.g. 127.0.0.1:4020, or a port.');
-  const port = parsePort(match[2] ?? '');
-  const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
-  return { host, port };
-}
-
-export function parseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidArgumentError('expected an http:// or https:// URL.');
-  }
-  return value;
-}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -196,10 +35,6 @@ function collect(value: string, previous: string[]): string[] {
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
-
-// ---------------------------------------------------------------------------
-// The program.
-// ---------------------------------------------------------------------------
 
 function readVersion(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -1,0 +1,123 @@
+/**
+ * What each command receives once commander has parsed argv: the typed inputs, the
+ * context, and the contract every `src/commands/<name>.ts` module fulfils.
+ */
+import type { Io } from './ui/io.js';
+
+// ---------------------------------------------------------------------------
+// Typed inputs: what each command receives once commander has parsed argv.
+// ---------------------------------------------------------------------------
+
+export interface GlobalOptions {
+  profile: string | undefined;
+  baseUrl: string | undefined;
+  json: boolean;
+  color: boolean;
+  verbose: boolean;
+}
+
+export interface ValidateInput {
+  files: string[];
+  strict: boolean;
+}
+
+export interface SubmitInput {
+  files: string[];
+  wait: boolean;
+  /** Seconds to wait for each result with --wait. */
+  timeout: number | undefined;
+  listen: { host: string; port: number } | undefined;
+  dryRun: boolean;
+  interactive: boolean;
+  save: string | undefined;
+  yes: boolean;
+  concurrency: number | undefined;
+  requestTimeout: number | undefined;
+  force: boolean;
+  strict: boolean;
+  report: string | undefined;
+  lang: string | undefined;
+}
+
+export interface WatchInput {
+  port: number | undefined;
+  host: string | undefined;
+  path: string | undefined;
+  secret: string | undefined;
+  forwardTo: string | undefined;
+  contract: string | undefined;
+  timeout: number | undefined;
+}
+
+export interface SandboxInput {
+  port: number;
+  host: string;
+  webhookUrl: string;
+  token: string | undefined;
+  delay: number;
+  secret: string | undefined;
+  rateLimit: number | undefined;
+  proposals: string | undefined;
+  failRate: number;
+  latency: number;
+}
+
+export interface DemoInput {
+  delay: number;
+}
+
+export type AuthInput =
+  | { action: 'login'; withToken: boolean }
+  | { action: 'status' }
+  | { action: 'logout' }
+  | { action: 'token' };
+
+export type ConfigInput =
+  | { action: 'get'; key: string }
+  | { action: 'set'; key: string; value: string }
+  | { action: 'unset'; key: string }
+  | { action: 'list' }
+  | { action: 'path' };
+
+export interface HistoryInput {
+  limit: number;
+  proposal: string | undefined;
+  contract: string | undefined;
+}
+
+export type SchemaInput = Record<string, never>;
+
+export interface CommandInputs {
+  validate: ValidateInput;
+  submit: SubmitInput;
+  watch: WatchInput;
+  sandbox: SandboxInput;
+  demo: DemoInput;
+  auth: AuthInput;
+  config: ConfigInput;
+  history: HistoryInput;
+  schema: SchemaInput;
+}
+export type CommandName = keyof CommandInputs;
+
+/** What every command receives besides its own input. */
+export interface Context {
+  readonly io: Io;
+  readonly env: Record<string, string | undefined>;
+  readonly globals: GlobalOptions;
+  /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly when it fires. */
+  readonly signal: AbortSignal;
+  /** Register a closer (server, agent, journal) that runs however the command ends. */
+  defer(close: () => unknown): void;
+}
+
+/** The contract every `src/commands/<name>.ts` module fulfils. */
+export interface CommandModule<N extends CommandName> {
+  run(input: CommandInputs[N], ctx: Context): Promise<number>;
+}
+
+export type Dispatch = <N extends CommandName>(
+  name: N,
+  input: CommandInputs[N],
+  globals: GlobalOptions,
+) => Promise<number>;
