@@ -4,7 +4,7 @@ import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { junitXml } from '../flows/junit.js';
 import { invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
-import { describeRequest, assertSafeTransport } from '../service/client.js';
+import { assertSafeTransport, describeRequest, isLoopbackUrl } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
@@ -17,6 +17,7 @@ import {
   renderSubmitResults,
   renderTarget,
 } from '../ui/submit-output.js';
+import { confirmTarget } from '../ui/prompts.js';
 import { submissionFromWizard } from './submit-wizard.js';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
@@ -44,7 +45,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
 
   let reports: FileReport[];
-  if (input.files.length === 0 || input.interactive) {
+  const fromWizard = input.files.length === 0 || input.interactive;
+  if (fromWizard) {
     const wizard = await submissionFromWizard(input, ctx, options);
     if (!wizard) return ExitCode.ok;
     reports = [wizard];
@@ -83,6 +85,11 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
 
   renderInvalidFiles(io, reports);
   const sendable = reports.filter((r) => r.ok).length;
+  // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
+  // The wizard's own "Submit" was the confirmation; CI never prompts.
+  if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
+    await confirmTarget(io, `Send ${sendable} submission${sendable === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`);
+  }
   const values = settings.values;
   const progress = await createSubmitProgress(io, sendable);
   const started = Date.now();

@@ -132,6 +132,11 @@ function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
+/** True when the base URL points at this machine (the sandbox, a local stub). */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  return isLoopbackHost(parseBaseUrl(baseUrl).hostname);
+}
+
 /**
  * Throw InsecureTransportError when `baseUrl` is plain http to a host that is not this
  * machine: the bearer token must never cross a network unencrypted. InvalidBaseUrlError

@@ -4,6 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (performance-baselines.md). Prompts draw on stderr, so stdout stays for data.
  */
+import { CancelledError } from '../errors.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -136,4 +137,16 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
         return confirm({ message: options.message, default: options.default }, context);
       }),
   };
+}
+
+/** One yes/no before sending to a real service; no (or Ctrl-C) sends nothing (exit 2). */
+export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: string): Promise<void> {
+  let yes: boolean;
+  try {
+    yes = await createPrompts(io).confirm({ message, default: false });
+  } catch (error) {
+    if (error instanceof PromptCancelledError) throw new CancelledError('Cancelled; nothing was sent.');
+    throw error;
+  }
+  if (!yes) throw new CancelledError('Nothing was sent.');
 }

@@ -135,6 +135,28 @@ describe('econsig submit: the wizard in a terminal (built binary)', () => {
     expect(contracts[0]).toMatchObject({ idProposta: 'PROP-1001', pixReplaced: false });
   }, 60_000);
 
+  it.skipIf(!hasTmux)('a file to a service that is not this machine asks first; "n" sends nothing (exit 2)', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const exitFile = join(home, 'exit-code');
+    const script = join(home, 'run.sh');
+    const file = join(repoRoot, 'fixtures', 'valid', 'pix-only.json');
+    // An address that cannot answer: if the confirmation were skipped, the send would fail, not hang.
+    const assignments = [`PATH='${process.env.PATH ?? '/usr/bin:/bin'}'`, `HOME='${home}'`, "TERM='xterm-256color'", "NO_COLOR='1'", `ECONSIG_HOME='${home}'`, "ECONSIG_TOKEN='tok_not_used_123456'", "ECONSIG_BASE_URL='https://homolog.invalid'"];
+    writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit '${file}'\necho $? > '${exitFile}'\nsleep 600\n`);
+    const term = startTmux(`sh '${script}'`);
+    cleanups.push(() => term.kill());
+    const screen = await term.waitFor('? Send 1 submission to https://homolog.invalid (profile default)?');
+    expect(screen).toContain('(y/N)');
+    term.type('n');
+    term.keys('Enter');
+    const end = Date.now() + 10_000;
+    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('2');
+    expect(term.pane(true)).toContain('Nothing was sent.');
+    expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+  }, 30_000);
+
   it('without a terminal the wizard never starts: exit 2, and the message says to pass --file', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
