@@ -3,8 +3,9 @@
  * listener the binary opens with --listen on a port picked here (cli-contract.md "submit
  * options"): approved exits 0, denied 8 with the reason, no result in time 9.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './run-cli.js';
+import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
 import { type CountedSandbox, cliEnv, freePort, parseSubmitJson, startCountedSandbox } from './submit-harness.js';
 
 let home: string;
@@ -65,5 +66,32 @@ describe('submit --wait', () => {
     expect(r.outcome).toBe('timeout');
     expect(r.result).toBeNull();
     expect(r.idContrato).toBe(sbx!.sandbox.contracts()[0]!.idContrato);
+  });
+});
+
+describe('submit --wait beside a running econsig watch', () => {
+  it('the port is taken by watch: --wait follows its journal instead of failing, and gets the result', async () => {
+    const { listen, env } = await sandboxWithListener(300);
+    const port = listen.split(':')[1] as string;
+    const watch = spawn(process.execPath, [binPath, 'watch', '--port', port, '--json'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const watchExited = new Promise<number | null>((resolve) => watch.on('close', (code) => resolve(code)));
+    try {
+      // Wait for the handshake line: the watcher holds the port from here on.
+      await new Promise<void>((resolve, reject) => {
+        watch.stdout.setEncoding('utf8').once('data', () => resolve());
+        watch.once('error', reject);
+      });
+      const run = await runCli(['submit', 'fixtures/valid/pix-only.json', '--wait', '--listen', listen, '--timeout', '10', '--json'], { env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('following the journal of `econsig watch`');
+      expect(parseSubmitJson(run.stdout).results[0]?.result).toMatchObject({ outcome: 'approved', source: 'journal' });
+    } finally {
+      watch.kill('SIGTERM');
+      expect(await watchExited).toBe(0);
+    }
   });
 });
