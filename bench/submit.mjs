@@ -103,6 +103,8 @@ async function econsigRate(dir, concurrency) {
     if (accepted !== COUNT) throw new Error(`only ${accepted}/${COUNT} accepted at concurrency ${concurrency} (exit ${r.status})`);
     const entries = readFileSync(join(home, 'journal.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     // The send phase alone: first submission line written to last answer line written.
+    // Nothing lost: one submission line and one answer line per file.
+    if (entries.length !== 2 * COUNT) throw new Error(`journal has ${entries.length} lines, expected ${2 * COUNT}`);
     const times = entries.map((e) => Date.parse(e.at));
     const sendMs = Math.max(...times) - Math.min(...times);
     return { rate: COUNT / (r.ms / 1000), sendRate: COUNT / (sendMs / 1000), ms: r.ms, rssMiB: r.rssMiB, journalLines: entries.length };
