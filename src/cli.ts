@@ -362,6 +362,15 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 
   // commander actions cannot return a value: the running command's exit code lands here.
   let result: number = ExitCode.ok;
+  // A reader that goes away (`econsig watch --json | head -1`) must not crash the process
+  // with an unhandled EPIPE: stop as on Ctrl-C, quietly; the journal has everything.
+  const onStreamError = (error: NodeJS.ErrnoException): void => {
+    if (!abort.signal.aborted) abort.abort(new EconsigError(`Output closed (${error.code ?? error.message}).`, { exitCode: ExitCode.ok }));
+  };
+  // Left attached: a failed write is reported asynchronously, possibly after main returns.
+  streams.stdout.on('error', onStreamError);
+  streams.stderr.on('error', onStreamError);
+
   const dispatch: Dispatch = async (name, input, globals) => {
     io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
     process.on('SIGINT', onSignal);

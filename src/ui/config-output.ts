@@ -39,11 +39,12 @@ export function writeSettingList(io: Io, profile: ResolvedProfile, views: Settin
     return;
   }
   const t = createTheme(io);
+  const data = createTheme({ color: io.colorStdout });
   io.stderr.write(`Profile: ${t.strong(profile.name)} ${t.muted(`(${profile.source})`)}\n`);
   const width = Math.max(...views.map((v) => v.key.length));
   for (const v of views) {
     const value = v.value === undefined ? '(not set)' : String(v.value);
-    io.stdout.write(`${v.key.padEnd(width)}  ${value}  ${t.muted(`[${v.source}]`)}\n`);
+    io.stdout.write(`${v.key.padEnd(width)}  ${value}  ${data.muted(`[${v.source}]`)}\n`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { SubmissionRecord } from '../flows/journal-view.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 import { createTheme } from './theme.js';
 
 /** Newest first; --json as the contract's `{"entries": [...]}`. */
@@ -22,7 +23,7 @@ export function renderHistory(io: Io, records: readonly SubmissionRecord[]): voi
     io.stdout.write(`${JSON.stringify({ entries })}\n`);
     return;
   }
-  const t = createTheme(io);
+  const t = createTheme({ color: io.colorStdout });
   if (records.length === 0) {
     io.stderr.write(`${t.muted('the journal has no submissions yet')}\n`);
     return;
@@ -31,7 +32,7 @@ export function renderHistory(io: Io, records: readonly SubmissionRecord[]): voi
     const outcome = r.answer?.outcome ?? 'unknown (no answer recorded)';
     const result = r.result ? ` → ${r.result.outcome}${r.result.reason ? ` (${r.result.reason})` : ''}` : '';
     const contract = r.answer?.idContrato ? `  ${r.answer.idContrato}` : '';
-    return `${t.muted(r.sentAt)}  ${t.strong(r.idProposta)}  ${t.info(outcome)}${result}${contract}  ${t.muted(r.file ?? '')}`;
+    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file ?? ''))}`;
   });
   io.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -20,6 +20,8 @@ export interface Io {
   readonly canAnimate: boolean;
   /** Colour on stderr (human output). */
   readonly color: boolean;
+  /** Colour on stdout (lines that are the command's data): only on a terminal, or forced. */
+  readonly colorStdout: boolean;
   /** stdout carries one JSON document; people's text goes to stderr. */
   readonly json: boolean;
   readonly verbose: boolean;
@@ -42,14 +44,14 @@ export function isTruthyEnv(value: string | undefined): boolean {
 }
 
 /** Decide colour: --no-color and NO_COLOR win, FORCE_COLOR forces, CI and pipes turn it off. */
-export function decideColor(options: IoOptions): boolean {
+export function decideColor(options: IoOptions, stream: OutStream = options.stderr): boolean {
   if (options.color === false) return false;
   const noColor = options.env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
   const force = options.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (isTruthyEnv(options.env.CI)) return false;
-  return options.stderr.isTTY === true && options.env.TERM !== 'dumb';
+  return stream.isTTY === true && options.env.TERM !== 'dumb';
 }
 
 export function createIo(options: IoOptions): Io {
@@ -62,6 +64,7 @@ export function createIo(options: IoOptions): Io {
     canPrompt: !ci && !json && options.stdin.isTTY === true && options.stdout.isTTY === true,
     canAnimate: !ci && options.stderr.isTTY === true && options.env.TERM !== 'dumb',
     color: decideColor(options),
+    colorStdout: decideColor(options, options.stdout),
     json,
     verbose: options.verbose === true,
   };

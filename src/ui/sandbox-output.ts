@@ -4,6 +4,7 @@
  */
 import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 
 export interface ListeningInfo {
   baseUrl: string;
@@ -22,7 +23,7 @@ export interface SandboxOutput {
 
 function describeRequest(e: RequestLogEntry): string {
   const parts = [e.time, 'request', e.method, e.path, String(e.status)];
-  if (e.idProposta) parts.push(`idProposta=${e.idProposta}`);
+  if (e.idProposta) parts.push(`idProposta=${printable(e.idProposta)}`);
   if (e.idContrato) parts.push(`idContrato=${e.idContrato}`);
   if (e.codes) parts.push(`erros=${e.codes.join(',')}`);
   if (e.retryAfter !== undefined) parts.push(`retryAfter=${e.retryAfter}s`);

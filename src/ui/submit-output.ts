@@ -2,6 +2,7 @@ import type { RequestDescription } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
 const SUCCESS = new Set(['accepted', 'approved']);
@@ -13,9 +14,10 @@ function icon(t: Theme, result: SubmitResult): string {
 }
 
 function resultLines(t: Theme, result: SubmitResult): string[] {
-  const lines = [`${icon(t, result)} ${t.strong(result.file)}  ${t.info(result.outcome)}  ${result.message}`];
+  const lines = [`${icon(t, result)} ${t.strong(printable(result.file))}  ${t.info(result.outcome)}  ${printable(result.message)}`];
   for (const e of result.errors) lines.push(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
-  for (const e of result.erros) lines.push(`    ${t.code(e.codigo)} ${e.msg}`);
+  // erros come from the service: escaped before they reach the terminal.
+  for (const e of result.erros) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg)}`);
   if (result.hint) lines.push(`    ${t.info('hint:')} ${result.hint}`);
   return lines;
 }

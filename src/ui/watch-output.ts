@@ -7,6 +7,7 @@
 import type { ContractResult } from '../webhook/watch-session.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
 export interface WatchOutput {
@@ -23,11 +24,17 @@ function outcomeColor(theme: Theme, outcome: string): (t: string) => string {
   return theme.muted;
 }
 
-const time = (iso: string): string => iso.slice(11, 19);
+/** The operator's local clock time of an ISO instant (HH:MM:SS). */
+const time = (iso: string): string => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8);
+};
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'verbose'>): WatchOutput {
+export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose'>): WatchOutput {
   const theme = createTheme(io);
+  // Delivery lines are data on stdout: coloured only when stdout itself is a terminal.
+  const dataTheme = createTheme({ color: io.colorStdout });
   const out = (text: string): void => void io.stdout.write(`${text}\n`);
   const err = (text: string): void => void io.stderr.write(`${text}\n`);
 
@@ -66,15 +73,15 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
             );
             return;
           }
-          const color = outcomeColor(theme, e.outcome);
+          const color = outcomeColor(dataTheme, e.outcome);
           const parts = [
-            theme.muted(time(e.receivedAt)),
-            e.idContrato ?? theme.muted('(no contract id)'),
-            e.idProposta ?? theme.muted('-'),
-            color(e.outcome === 'unknown' ? `unknown (${e.status ?? 'no status'})` : e.outcome),
+            dataTheme.muted(time(e.receivedAt)),
+            e.idContrato === null ? dataTheme.muted('(no contract id)') : printable(e.idContrato),
+            e.idProposta === null ? dataTheme.muted('-') : printable(e.idProposta),
+            color(e.outcome === 'unknown' ? `unknown (${printable(e.status ?? 'no status')})` : e.outcome),
           ];
-          if (e.reason) parts.push(JSON.stringify(e.reason));
-          parts.push(e.verified === true ? theme.success('✓ verified') : theme.muted('unverified'));
+          if (e.reason) parts.push(printable(JSON.stringify(e.reason)));
+          parts.push(e.verified === true ? dataTheme.success('✓ verified') : dataTheme.muted('unverified'));
           out(parts.join('  '));
           return;
         }
@@ -106,9 +113,10 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       }
       const from = r.source === 'journal' ? ' (already in the journal)' : '';
       const reason = r.reason ? `: ${r.reason}` : '';
-      if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${r.idContrato} approved${from}.`);
-      else if (r.outcome === 'denied') err(`${theme.error('✗')} Contract ${r.idContrato} denied${reason}${from}.`);
-      else err(`${theme.warning('✗')} Contract ${r.idContrato} was cancelled${reason}${from}; exiting 8, as for a denial.`);
+      const id = printable(r.idContrato);
+      if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${id} approved${from}.`);
+      else if (r.outcome === 'denied') err(`${theme.error('✗')} Contract ${id} denied${printable(reason)}${from}.`);
+      else err(`${theme.warning('✗')} Contract ${id} was cancelled${printable(reason)}${from}; exiting 8, as for a denial.`);
     },
 
     stopped(stats) {
