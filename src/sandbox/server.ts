@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { validateSubmission } from '../domain/validate.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
-import { signWebhook } from '../webhook/verify.js';
+import { decodeSecret } from '../webhook/verify.js';
 import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
 import {
   createRateLimiter,
@@ -121,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   if (options.secret !== undefined) {
     try {
-      signWebhook(options.secret, 'msg_check', 0, '');
+      decodeSecret(options.secret);
     } catch (error) {
       throw new UsageError('The webhook secret cannot be used.', 'Give a secret like whsec_<base64>, e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw.', error);
     }

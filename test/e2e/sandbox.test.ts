@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../src/webhook/verify.js';
 import { send, startListener, validSubmission, waitFor } from '../unit/sandbox/helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,10 +17,10 @@ afterEach(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function startCli(args: string[]) {
+function startCli(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
-    env: { ...process.env, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home },
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -86,6 +87,42 @@ describe('econsig sandbox (built binary)', () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it('signs with the configured webhook.secret (config set), as watch verifies it', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'econsig-e2e-sandbox-secret-'));
+    const listener = await startListener();
+    try {
+      const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      const set = startCli(['config', 'set', 'webhook.secret', secret], { ECONSIG_HOME: own });
+      expect(await set.exited).toBe(0);
+      const cli = startCli(['sandbox', '--port', '0', '--delay', '0.1', '--json', '--webhook-url', listener.url], { ECONSIG_HOME: own });
+      await waitFor(() => cli.lines.length >= 1, 10_000);
+      const first = JSON.parse(cli.lines[0]!);
+      expect(first).toMatchObject({ event: 'listening', signed: true });
+      const res = await send(`${first.baseUrl}/api/v1/e-consignado/contratos`, {
+        headers: { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(validSubmission('PROP-1003')),
+      });
+      expect(res.status).toBe(202);
+      await waitFor(() => listener.deliveries.length === 1, 5000);
+      const d = listener.deliveries[0]!;
+      const verified = verifyWebhook({ secret, headers: d.headers, body: d.body, nowSeconds: Math.floor(Date.now() / 1000) });
+      expect(verified.ok).toBe(true);
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+    } finally {
+      await listener.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('an unusable secret exits 2 naming where it came from', async () => {
+    const cli = startCli(['sandbox', '--port', '0'], { ECONSIG_WEBHOOK_SECRET: 'whsec_@@@' });
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain('ECONSIG_WEBHOOK_SECRET');
+    expect(cli.stderr()).toMatch(/not valid base64/);
+    expect(cli.lines).toEqual([]);
   });
 
   it('a bad --proposals file exits 2 naming the file', async () => {
