@@ -59,7 +59,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const policy = { ...defaultWebhookRetry, ...options.retry };
   const agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 1000 });
   const timers = new Set<NodeJS.Timeout>();
-  const aborter = new AbortController();
   let closed = false;
 
   const attempt = async (payload: ResultPayload, url: string, webhookId: string, n: number): Promise<void> => {
@@ -85,7 +84,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         dispatcher: agent,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
-        signal: aborter.signal,
       });
       httpStatus = res.statusCode;
       await res.body.dump();
@@ -135,7 +133,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      aborter.abort();
+      // Destroying the agent fails the requests in flight; no shared AbortSignal, whose one
+      // listener per request trips MaxListenersExceededWarning past 10 deliveries.
       await agent.destroy().catch(() => undefined);
     },
   };
