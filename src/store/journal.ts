@@ -60,7 +60,14 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const writeP = (fd: number, buf: Buffer, offset: number) =>
+/** Writes `buf` from `offset` at the end of `fd`; resolves with the bytes written. A seam for tests (a disk that fills up). */
+export type JournalWrite = (fd: number, buf: Buffer, offset: number) => Promise<number>;
+
+export interface JournalOpenOptions {
+  write?: JournalWrite;
+}
+
+const writeP: JournalWrite = (fd, buf, offset) =>
   new Promise<number>((resolve, reject) => fs.write(fd, buf, offset, buf.length - offset, null, (e, n) => (e ? reject(e) : resolve(n))));
 const fdatasyncP = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 
@@ -79,14 +86,17 @@ export class Journal {
   private syncing = 0;
   private idle: (() => void)[] = [];
   private closed = false;
+  /** A write failed: part of its batch may be on disk without its newline. */
+  private torn = false;
 
   private constructor(
     private readonly fd: number,
     readonly path: string,
+    private readonly write: JournalWrite,
   ) {}
 
   /** Opens (creating folder 0700 and file 0600) the journal under `home`. */
-  static async open(home: string): Promise<Journal> {
+  static async open(home: string, options: JournalOpenOptions = {}): Promise<Journal> {
     await fs.promises.mkdir(home, { recursive: true, mode: 0o700 });
     const path = journalPath(home);
     const fd = await new Promise<number>((resolve, reject) =>
@@ -101,7 +111,7 @@ export class Journal {
       fs.closeSync(fd);
       throw error;
     }
-    return new Journal(fd, path);
+    return new Journal(fd, path, options.write ?? writeP);
   }
 
   /** Appends one entry; resolves once it is on disk (fdatasync). */
@@ -128,11 +138,18 @@ export class Journal {
     this.syncing++;
     void (async () => {
       try {
-        const buf = Buffer.from(batch.map((p) => p.line).join(''), 'utf8');
+        // After a failed write a fragment without newline may end the file: a leading newline
+        // ends it, so this batch's first line is not glued to it (an empty line is skipped).
+        const lead = this.torn ? '\n' : '';
+        const buf = Buffer.from(lead + batch.map((p) => p.line).join(''), 'utf8');
         let done = 0;
         // Regular files take the whole buffer in one write(); the loop only covers a short write (disk full).
         try {
-          while (done < buf.length) done += await writeP(this.fd, buf, done);
+          while (done < buf.length) done += await this.write(this.fd, buf, done);
+          this.torn = false;
+        } catch (error) {
+          this.torn = true;
+          throw error;
         } finally {
           this.writing = false;
           this.pump();

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { followJournal, Journal, journalPath, readJournal, type JournalEntry } from '../../../src/store/journal.js';
+import { followJournal, Journal, journalPath, readJournal, type JournalEntry, type JournalWrite } from '../../../src/store/journal.js';
 
 let home: string;
 beforeEach(() => {
@@ -79,6 +80,23 @@ describe('Journal', () => {
     await again.append(delivery(3));
     await again.close();
     expect(readJournal(home).map((e) => (e as { webhookId: string }).webhookId)).toEqual(['msg_1', 'msg_3']);
+  });
+
+  it('after a write that failed part-way (disk full), the next batch does not glue onto the fragment', async () => {
+    let failNext = true;
+    const write: JournalWrite = (fd, buf, offset) => {
+      if (!failNext) return new Promise((resolve, reject) => fs.write(fd, buf, offset, buf.length - offset, null, (e, n) => (e ? reject(e) : resolve(n))));
+      failNext = false;
+      // Half the line reaches the file, then the disk is full.
+      fs.writeSync(fd, buf, offset, Math.floor((buf.length - offset) / 2));
+      return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    };
+    const j = await Journal.open(home, { write });
+    await expect(j.append(delivery(1))).rejects.toThrow(/ENOSPC/);
+    await j.append(delivery(2));
+    await j.append(delivery(3));
+    await j.close();
+    expect(readJournal(home).map((e) => (e as { webhookId: string }).webhookId)).toEqual(['msg_2', 'msg_3']);
   });
 
   it('skips garbled lines and lines that are not entries', () => {
