@@ -161,7 +161,12 @@ export interface WebhookRetryPolicy {
   maxDelayMs?: number;
 }
 
-export const defaultWebhookRetry: Required<WebhookRetryPolicy> = { tries: 8, baseDelayMs: 250, maxDelayMs: 10_000 };
+/**
+ * Results are retried while the listener is down (cli-contract.md "Sandbox"), so a
+ * `watch` restarted within about 15 minutes still gets them: waits of 0.25 s doubling up
+ * to 60 s, 22 waits in all, 7.5 to 15 minutes depending on jitter. Independent of --delay.
+ */
+export const defaultWebhookRetry: Required<WebhookRetryPolicy> = { tries: 23, baseDelayMs: 250, maxDelayMs: 60_000 };
 
 /**
  * Wait before the attempt after failed attempt `attempt` (1-based): exponential from

@@ -3,6 +3,7 @@ import { indexCatalogue, loadCatalogue } from '../../../src/sandbox/catalogue.js
 import {
   createRateLimiter,
   decideSubmission,
+  defaultWebhookRetry,
   retryAfterSeconds,
   toServiceErros,
   validationCode,
@@ -110,5 +111,19 @@ describe('webhookRetryDelayMs', () => {
     [20, 0, 5000],
   ])('after attempt %i with random %d waits %i ms', (attempt, r, ms) => {
     expect(webhookRetryDelayMs(attempt, policy, () => r)).toBe(ms);
+  });
+});
+
+describe('defaultWebhookRetry', () => {
+  // Total wait over all retries, with jitter at its least (0) and most (1).
+  const span = (r: number): number => {
+    let total = 0;
+    for (let n = 1; n < defaultWebhookRetry.tries; n++) total += webhookRetryDelayMs(n, defaultWebhookRetry, () => r);
+    return total;
+  };
+  it('keeps retrying a down listener for about 15 minutes, at most a minute apart', () => {
+    expect(defaultWebhookRetry).toEqual({ tries: 23, baseDelayMs: 250, maxDelayMs: 60_000 });
+    expect(span(1)).toBe(903_750);
+    expect(span(0)).toBe(451_875);
   });
 });
