@@ -9,12 +9,31 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** A day: longer waits are mistakes, and timers overflow past about 24.8 days. */
+export const MAX_SECONDS = 86_400;
+
 export function parseSeconds(value: string): number {
   const seconds = Number(value);
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
-    throw new InvalidArgumentError('expected a number of seconds, e.g. 30 or 0.5.');
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) {
+    throw new InvalidArgumentError(`expected a number of seconds from 0 to ${MAX_SECONDS}, e.g. 30 or 0.5.`);
   }
   return seconds;
+}
+
+export function parseMilliseconds(value: string): number {
+  const ms = Number(value);
+  if (value.trim() === '' || !Number.isFinite(ms) || ms < 0 || ms > MAX_SECONDS * 1000) {
+    throw new InvalidArgumentError('expected a number of milliseconds, e.g. 200.');
+  }
+  return ms;
+}
+
+export function parseHost(value: string): string {
+  // An empty host would bind every interface; a URL or a port here is a slip.
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) {
+    throw new InvalidArgumentError('expected an address of this machine, e.g. 127.0.0.1 or ::1.');
+  }
+  return value.replace(/^\[|\]$/g, '');
 }
 
 export function parsePositiveSeconds(value: string): number {
@@ -37,6 +56,15 @@ export function parseShare(value: string): number {
     throw new InvalidArgumentError('expected a share from 0 to 1, e.g. 0.2 for one request in five.');
   }
   return n;
+}
+
+/** --listen: the sender must know the port, so 0 (any free port) makes no sense here. */
+export function parseListen(value: string): { host: string; port: number } {
+  const listen = parseHostPort(value);
+  if (listen.port === 0) {
+    throw new InvalidArgumentError('expected a fixed port that the webhook sender targets, e.g. 127.0.0.1:4020 (0 would pick one nobody knows).');
+  }
+  return listen;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {

@@ -18,7 +18,7 @@ import type {
   SandboxInput,
   DemoInput,
 } from './cli-inputs.js';
-import { parseHostPort, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { parseHost, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { EconsigError, ExitCode } from './errors.js';
 import { createIo, type Io } from './ui/io.js';
 
@@ -105,7 +105,7 @@ export function buildProgram(
     .option('-f, --file <path>', 'a submission file (may repeat)', collect, [])
     .option('--wait', 'wait for the approval result of each contract')
     .option('--timeout <seconds>', 'how long --wait waits (default 120)', parsePositiveSeconds)
-    .option('--listen <host:port>', 'listener that --wait uses (default 127.0.0.1:4020)', parseHostPort)
+    .option('--listen <host:port>', 'listener that --wait uses (default 127.0.0.1:4020)', parseListen)
     .option('--dry-run', 'validate and print the exact request; send nothing')
     .option('-i, --interactive', 'build the submission with the wizard')
     .option('--save <file>', 'wizard: write the built submission to this file')
@@ -150,7 +150,7 @@ export function buildProgram(
     .command('watch')
     .description('run the local webhook listener and show each approval result as it arrives')
     .option('--port <n>', 'port to listen on (default 4020; 0 picks a free one)', parsePort)
-    .option('--host <addr>', 'address to bind (default 127.0.0.1)')
+    .option('--host <addr>', 'address to bind (default 127.0.0.1)', parseHost)
     .option('--path <path>', 'webhook path (default /webhook)')
     .option('--secret <secret>', 'verify Standard Webhooks signatures (prefer ECONSIG_WEBHOOK_SECRET)')
     .addOption(new Option('--forward-to <url>', 'relay each delivery to a local app').argParser(parseUrl))
@@ -182,7 +182,7 @@ export function buildProgram(
     .command('sandbox')
     .description('run the local simulator of the service')
     .option('--port <n>', 'port (0 picks a free one)', parsePort, 4010)
-    .option('--host <addr>', 'address to bind', '127.0.0.1')
+    .option('--host <addr>', 'address to bind', parseHost, '127.0.0.1')
     .addOption(
       new Option('--webhook-url <url>', 'where result webhooks are sent')
         .argParser(parseUrl)
@@ -194,7 +194,7 @@ export function buildProgram(
     .option('--rate-limit <n>', 'requests per second before 429', parsePositiveInt)
     .option('--proposals <file>', 'catalogue of proposals, workers and Pix keys to load')
     .option('--fail-rate <share>', 'chaos: answer this share of requests with 500', parseShare, 0)
-    .option('--latency <ms>', 'chaos: add this many milliseconds to every answer', (v) => parseSeconds(v), 0)
+    .option('--latency <ms>', 'chaos: add this many milliseconds to every answer', parseMilliseconds, 0)
     .addHelpText(
       'after',
       examples(
@@ -394,7 +394,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await program.parseAsync(argv);
     return result;
   } catch (error) {
-    return await renderFailure(error, io);
+    return await renderFailure(error, io, argv.includes('--json'));
   } finally {
     for (const close of closers.reverse()) {
       try {
@@ -409,10 +409,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 }
 
 /** The one error boundary: message, cause and hint once; a stack only with --verbose. */
-async function renderFailure(error: unknown, io: Io): Promise<number> {
+async function renderFailure(error: unknown, io: Io, json: boolean): Promise<number> {
   if (error instanceof CommanderError) {
     // Help and version exit 0; every other commander error is a usage error (2), not 1.
-    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error.exitCode === 0) return ExitCode.ok;
+    // commander has written its message to stderr; --json still gets its one document.
+    if (json) {
+      const message = error.message.replace(/^error: /, '');
+      io.stdout.write(`${JSON.stringify({ ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } })}\n`);
+    }
+    return ExitCode.usage;
   }
   const { renderError } = await import('./ui/errors.js');
   return renderError(error, io);

@@ -1,8 +1,18 @@
+import { writeFileSync } from 'node:fs';
 import type { Context, SubmitInput } from '../cli.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { validateSubmission } from '../domain/validate.js';
+import { UsageError } from '../errors.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
-import type { FileReport, ValidateFilesOptions } from '../flows/validate-files.js';
+import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
+import { renderSaved } from '../ui/submit-output.js';
+
+function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
+  try {
+    writeFileSync(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`, 'Choose another --save path; nothing was sent.');
+  }
+  renderSaved(ctx.io, path);
+}
 
 /** The file given with -i, parsed, to pre-fill the wizard. */
 function prefillFrom(input: SubmitInput, options: ValidateFilesOptions): unknown {
@@ -35,15 +45,8 @@ export async function submissionFromWizard(input: SubmitInput, ctx: Context, opt
     ...(input.save === undefined ? {} : { savePath: input.save }),
   });
   if (result.action !== 'submit') return null;
+  // --save writes the built submission whatever the clerk chose (cli-contract.md).
+  if (input.save !== undefined) saveSubmission(input.save, result.submission, ctx);
   // The same check as a file gets; the wizard's "Submit" choice was the confirmation.
-  const checked = validateSubmission(result.submission, { now: options.now });
-  const ok = checked.errors.length === 0 && !(options.strict && checked.warnings.length > 0);
-  return {
-    file: '(wizard)',
-    ok,
-    errors: checked.errors,
-    warnings: checked.warnings,
-    exitCode: ok ? ExitCode.ok : ExitCode.invalid,
-    ...(ok && checked.value ? { value: checked.value } : {}),
-  };
+  return reportOf('(wizard)', result.submission, options);
 }

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import type { Context, SubmitInput } from '../cli.js';
 import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { junitXml } from '../flows/junit.js';
-import { invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { JournalIncompleteError } from '../flows/submit-batch.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { assertSafeTransport, describeRequest, isLoopbackUrl } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
@@ -116,6 +117,10 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     });
   } catch (error) {
     if (error instanceof InvalidTokenError) throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${settings.profile.name}\`.`);
+    if (error instanceof JournalIncompleteError) {
+      progress.stop();
+      renderSubmitResults(io, inInputOrder(reports, error.results), { interrupted: ctx.signal.aborted });
+    }
     throw error;
   } finally {
     progress.stop();

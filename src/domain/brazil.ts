@@ -105,7 +105,9 @@ export function isRealIsoDate(value: string): boolean {
   const month = Number(match[2]);
   const day = Number(match[3]);
   if (month < 1 || month > 12 || day < 1) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -197,10 +199,12 @@ export function checkPixKey(value: string): PixKeyCheck {
       if (!EVP.test(value)) return { ok: false, reason: 'a random key must be lower case' };
       if (/^[0-]+$/.test(value)) return { ok: false, reason: 'the all-zero random key is not a real key' };
       return { ok: true, type: 'evp' };
-    case 'cpf':
-      return isValidCpf(value)
-        ? { ok: true, type: 'cpf' }
-        : { ok: false, reason: 'is 11 digits but not a valid CPF (check digits do not match)' };
+    case 'cpf': {
+      if (isValidCpf(value)) return { ok: true, type: 'cpf' };
+      // DICT reads 11 digits as a CPF; a mobile number needs its +55 to be a phone key.
+      const mobile = isDdd(value.slice(0, 2)) && value[2] === '9' ? `; if it is a phone key, write it as "+55${value}"` : '';
+      return { ok: false, reason: `is 11 digits but not a valid CPF (check digits do not match)${mobile}` };
+    }
     case 'cnpj':
       return { ok: false, reason: 'looks like a CNPJ key; the service takes e-mail, phone, CPF or random keys only' };
     case 'unknown':

@@ -4,7 +4,7 @@
  * with a "did you mean". Nothing else is guessed.
  */
 import { z } from 'zod';
-import { isDdd } from './brazil.js';
+import { isDdd, isValidCpf } from './brazil.js';
 import { suggest } from './suggest.js';
 import { type FieldPath, submissionSchema } from './submission.js';
 
@@ -64,24 +64,21 @@ export function normalizePhone(value: string): { value: string; note: string } |
   return notes.length ? { value: phone, note: notes.join(', ') } : undefined;
 }
 
-const CPF_MASK = /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/;
-const PHONE_MASK = /^\+?[\d\s()-]+$/;
-
-/** Pix keys: CPF masks stripped, phone keys cleaned, e-mail keys lower-cased. */
+/**
+ * Pix keys: e-mail keys lower-cased; otherwise spaces, brackets, dots and hyphens out,
+ * then an 11-digit valid CPF stays a CPF key (DICT reads 11 digits as a CPF) and anything
+ * else that is a Brazilian number gets +55 as a phone key.
+ */
 const normalizePixKey: FieldNormalizer = (value) => {
   if (value.includes('@')) {
     const lower = value.toLowerCase();
     return lower !== value ? { value: lower, note: 'e-mail key lower-cased' } : undefined;
   }
-  if (CPF_MASK.test(value) && /[.-]/.test(value)) {
-    return { value: value.replace(/[.-]/g, ''), note: 'CPF key stripped of punctuation' };
-  }
-  // A bare 11-digit value is a CPF (DICT); only a "+" or phone punctuation makes it a phone.
-  if (PHONE_MASK.test(value) && (value.startsWith('+') || /[\s()]/.test(value))) {
-    const phone = normalizePhone(value);
-    return phone ? { value: phone.value, note: `phone key: ${phone.note}` } : undefined;
-  }
-  return undefined;
+  if (!/^\+?[\d\s().-]+$/.test(value) || !/[\s().-]/.test(value)) return undefined;
+  const digits = value.replace(/[\s().-]/g, '');
+  if (!digits.startsWith('+') && isValidCpf(digits)) return { value: digits, note: 'CPF key stripped of punctuation' };
+  const phone = normalizePhone(value);
+  return phone ? { value: phone.value, note: `phone key: ${phone.note}` } : undefined;
 };
 
 const FOLDED_ESTADO_CIVIL = /[\u0300-\u036f]/g;
@@ -196,8 +193,10 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
         warnings.push({ path: child.path, message: `${changed.notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
       }
     }
-    if (value === '' && child.path === 'contaBancaria.chavePix') {
-      warnings.push({ path: child.path, message: 'empty Pix key treated as absent and not sent' });
+    if (value === '' && child.path.startsWith('contaBancaria.')) {
+      // Payout fields are optional one by one (service-api.md 2.5 rule 1): empty means absent,
+      // and the either/or rule then says what is missing.
+      warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
     } else if (value === null && child.path === 'pessoa.endereco.complemento') {
       warnings.push({ path: child.path, message: 'null complemento left out (the field is optional)' });
     } else {

@@ -31,13 +31,20 @@ export function exitCodeFor(outcome: Outcome): ExitCode {
 }
 
 /**
- * The exit code of a batch: 0 when every item succeeded, otherwise the code of the
- * first item, in input order, that did not (cli-contract.md, "Exit codes").
+ * The exit code of a batch: 0 when every item succeeded, otherwise the code of the first
+ * item, in input order, that did not (cli-contract.md, "Exit codes").
  */
-export function batchExitCode(outcomesInOrder: readonly Outcome[]): ExitCode {
-  for (const outcome of outcomesInOrder) {
-    const code = exitCodeFor(outcome);
-    if (code !== ExitCode.ok) return code;
-  }
+export function firstFailure(codesInOrder: Iterable<number>): number {
+  for (const code of codesInOrder) if (code !== ExitCode.ok) return code;
   return ExitCode.ok;
+}
+
+/** The same rule over outcomes. */
+export function batchExitCode(outcomesInOrder: readonly Outcome[]): number {
+  return firstFailure(outcomesInOrder.map(exitCodeFor));
+}
+
+/** Whether an outcome counts as success (exit 0): accepted, or approved. */
+export function isSuccess(outcome: Outcome): boolean {
+  return exitCodeFor(outcome) === ExitCode.ok;
 }

@@ -18,6 +18,8 @@ function at(value: unknown, ...keys: string[]): unknown {
 
 const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
+const EARLIEST_ISSUE_DATE = '1900-01-01';
+
 /** Errors and warnings beyond single-field shape. `today` is `YYYY-MM-DD`. */
 export function checkRules(submission: unknown, today: string): { errors: Issue[]; warnings: Issue[] } {
   const errors: Issue[] = [];
@@ -28,6 +30,12 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
     errors.push({
       path: 'pessoa.documento.dataDeEmissao',
       message: `is in the future (${issued}; today is ${today}); use the date printed on the document`,
+    });
+  } else if (typeof issued === 'string' && isRealIsoDate(issued) && issued < EARLIEST_ISSUE_DATE) {
+    // No identity document of a working person was issued before 1900: a mistyped year.
+    errors.push({
+      path: 'pessoa.documento.dataDeEmissao',
+      message: `${issued} is before 1900; check the year (the date printed on the document, YYYY-MM-DD)`,
     });
   }
 

@@ -1,19 +1,19 @@
 /** A JUnit XML report of a submit run (`--report`), one test case per file, for CI. */
+import { isSuccess } from '../domain/outcome.js';
 import type { SubmitResult } from './submit-batch.js';
 
 function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }
 
-const PASSED = new Set(['accepted', 'approved']);
 
 export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): string {
-  const failures = results.filter((r) => !PASSED.has(r.outcome)).length;
+  const failures = results.filter((r) => !isSuccess(r.outcome)).length;
   const cases = results.map((r) => {
     const name = escapeXml(r.file);
     const open = `    <testcase classname="econsig.submit" name="${name}" time="0">`;
     const out = `      <system-out>${escapeXml(`${r.outcome}: ${r.message}${r.idContrato ? ` (idContrato ${r.idContrato})` : ''}`)}</system-out>`;
-    if (PASSED.has(r.outcome)) return `${open}\n${out}\n    </testcase>`;
+    if (isSuccess(r.outcome)) return `${open}\n${out}\n    </testcase>`;
     const details = [
       ...r.errors.map((e) => `${e.path}: ${e.message}`),
       ...r.erros.map((e) => `${e.codigo}: ${e.msg}`),

@@ -5,7 +5,9 @@
  * journal, and the journal is read from the start, so a result that arrived early counts.
  */
 import { request } from 'undici';
-import { followJournal, type Journal, type JournalEntry } from '../store/journal.js';
+import { resolve } from 'node:path';
+import { EconsigError, ExitCode } from '../errors.js';
+import { followJournal, journalPath, type Journal, type JournalEntry } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, startListener } from '../webhook/server.js';
 import { type ContractResult, isFinal, resultIn } from '../webhook/watch-session.js';
@@ -32,14 +34,16 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** True when an econsig listener answers /healthz on that address. */
-async function isEconsigListener(host: string, port: number): Promise<boolean> {
+/** The journal an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
+async function watchJournalAt(host: string, port: number): Promise<string | undefined> {
   try {
     const res = await request(`http://${hostForUrl(host)}:${port}/healthz`, { headersTimeout: 1_000, bodyTimeout: 1_000 });
     const text = await res.body.text();
-    return res.statusCode === 200 && text.length < 4096;
+    if (res.statusCode !== 200 || text.length > 4096) return undefined;
+    const body = JSON.parse(text) as { service?: unknown; journal?: unknown };
+    return body.service === 'econsig-watch' && typeof body.journal === 'string' ? body.journal : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -72,8 +76,15 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
     });
     mode = { kind: 'listening', url: listener.url };
   } catch (error) {
-    if (!(error instanceof ListenError) || error.code !== 'EADDRINUSE' || !(await isEconsigListener(options.host, options.port))) {
-      throw error;
+    if (!(error instanceof ListenError) || error.code !== 'EADDRINUSE') throw error;
+    // Only a watch that writes to this very journal brings the results here.
+    const theirs = await watchJournalAt(options.host, options.port);
+    if (theirs === undefined) throw error;
+    if (resolve(theirs) !== journalPath(options.home)) {
+      throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this ECONSIG_HOME's journal`, {
+        exitCode: ExitCode.usage,
+        hint: 'Run submit with the same ECONSIG_HOME as that watch, or give --listen a free port that the sender targets.',
+      });
     }
     mode = { kind: 'following', url: `http://${hostForUrl(options.host)}:${options.port}${options.path}` };
   }
@@ -95,6 +106,8 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
     waitFor(idContrato, timeoutMs, signal) {
       const known = results.get(idContrato);
       if (known) return Promise.resolve(known);
+      // An abort listener added to a signal that already fired never runs.
+      if (signal.aborted) return Promise.resolve(null);
       return new Promise((resolve) => {
         const done = (result: ContractResult | null): void => {
           clearTimeout(timer);
@@ -103,7 +116,8 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
           resolve(result);
         };
         const onAbort = (): void => done(null);
-        const timer = setTimeout(() => done(null), timeoutMs);
+        // setTimeout overflows past 2^31-1 ms (and would fire at once).
+        const timer = setTimeout(() => done(null), Math.min(timeoutMs, 2_147_483_647));
         signal.addEventListener('abort', onAbort, { once: true });
         const set = waiting.get(idContrato) ?? new Set();
         set.add(done);

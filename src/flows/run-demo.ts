@@ -36,10 +36,16 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
     options.steps.onValidated(shown);
     if (!report.ok) return { report: shown, results: [] };
 
-    const journal = await Journal.open(home);
-    const waiter = await startResultWaiter({ home, journal, host: '127.0.0.1', port: 0, path: '/webhook' });
-    const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
+    // Each resource is closed however a later step fails: an open server would keep the
+    // process alive after the error is shown.
+    const closers: Array<() => Promise<unknown>> = [];
     try {
+      const journal = await Journal.open(home);
+      closers.unshift(() => journal.close());
+      const waiter = await startResultWaiter({ home, journal, host: '127.0.0.1', port: 0, path: '/webhook' });
+      closers.unshift(() => waiter.close());
+      const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
+      closers.unshift(() => sandbox.close());
       options.steps.onStarted({ sandboxUrl: sandbox.url, token: sandbox.token, webhookUrl: waiter.mode.url });
       const results = await runSubmit([shown], {
         home,
@@ -58,9 +64,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
       });
       return { report: shown, results };
     } finally {
-      await sandbox.close();
-      await waiter.close();
-      await journal.close();
+      for (const close of closers) await close();
     }
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * any POST) and the HTTP client, and closes them however it ends.
  */
 import { EconsigError, ExitCode } from '../errors.js';
-import { exitCodeFor } from '../domain/outcome.js';
+import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { createServiceClient, type RetryInfo } from '../service/client.js';
 import { Journal, readJournal } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
@@ -58,7 +58,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   const items: SubmitItem[] = reports.flatMap((r) =>
     r.ok && r.value ? [{ file: r.file, body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
   );
-  const sent = new Map<string, SubmitResult>();
+  let sent: SubmitResult[] = [];
   if (items.length > 0) {
     const journal = options.journal ?? (await Journal.open(options.home));
     let waiter: ResultWaiter | undefined = options.waiter;
@@ -83,7 +83,9 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         }
       }
       options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the journal of `econsig watch` at'} ${waiter.mode.url}` : undefined);
-      const latest = latestByProposal(submissionRecords(readJournal(options.home)));
+      // The guard is per service: a proposal sent to the sandbox says nothing about homolog.
+      const records = submissionRecords(readJournal(options.home)).filter((r) => r.baseUrl === options.baseUrl);
+      const latest = latestByProposal(records);
       const results = await submitBatch(items, {
         client,
         journal,
@@ -99,23 +101,23 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         now,
         ...(options.progress ? { progress: options.progress } : {}),
       });
-      items.forEach((item, i) => sent.set(item.file + '\u0000' + i, results[i] as SubmitResult));
+      sent = results;
     } finally {
       if (!options.waiter) await waiter?.close();
       await client.close();
       if (!options.journal) await journal.close();
     }
   }
-  let index = 0;
-  return reports.map((report) => {
-    if (!(report.ok && report.value)) return invalidResult(report);
-    const key = report.file + '\u0000' + index;
-    index += 1;
-    return sent.get(key) as SubmitResult;
-  });
+  return inInputOrder(reports, sent);
+}
+
+/** Every file's result in input order: the sent ones from `sent` (same order), the others invalid. */
+export function inInputOrder(reports: readonly FileReport[], sent: readonly SubmitResult[]): SubmitResult[] {
+  let next = 0;
+  return reports.map((report) => (report.ok && report.value ? (sent[next++] as SubmitResult) : invalidResult(report)));
 }
 
 /** 0 when every file succeeded; otherwise the code of the first that did not. */
 export function submitExitCode(results: readonly SubmitResult[]): number {
-  return results.find((r) => r.exitCode !== ExitCode.ok)?.exitCode ?? ExitCode.ok;
+  return firstFailure(results.map((r) => r.exitCode));
 }

@@ -24,6 +24,25 @@ import type { Journal, JournalEntry } from '../store/journal.js';
 import type { ResultWaiter } from './result-waiter.js';
 import { type GuardState, type SubmissionRecord, guardStateOf } from './journal-view.js';
 
+/**
+ * Some answer lines could not be written (disk full, permissions). The results are still
+ * the truth of the run: the caller shows them, then fails with this error.
+ */
+export class JournalIncompleteError extends EconsigError {
+  constructor(
+    path: string,
+    readonly results: SubmitResult[],
+    cause: unknown,
+  ) {
+    super('the journal could not record every answer; the results shown are the record of this run', {
+      exitCode: ExitCode.usage,
+      hint: `Keep this output. Check the disk and the permissions of ${path}.`,
+      cause,
+    });
+    this.name = 'JournalIncompleteError';
+  }
+}
+
 /** One submission ready to go: validated and normalised. */
 export interface SubmitItem {
   file: string;
@@ -124,7 +143,7 @@ export function outcomeOfError(item: SubmitItem, error: unknown, profile: string
     partial.attempts = error.attempts;
     const codes = error.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
     if (error instanceof UnauthorizedError) {
-      return withOutcome(partial, 'unauthorized', `401 unauthorized: the token is invalid or expired${error.message ? ` (${error.message})` : ''}`,
+      return withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
         `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`);
     }
     if (error instanceof ProposalNotFoundError) {
@@ -255,7 +274,7 @@ async function send(item: SubmitItem, options: BatchOptions): Promise<SubmitResu
   try {
     // The POST is not aborted by Ctrl-C: an answer in flight is worth waiting for, and
     // each exchange is bounded by the request timeout.
-    const accepted = await options.client.submit(item.body);
+    const accepted = await options.client.submit(item.body, { stopRetries: options.signal });
     const partial = base(item);
     partial.httpStatus = accepted.status;
     partial.idContrato = accepted.idContrato;
@@ -347,41 +366,23 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       writes.push(write.catch((error: unknown) => void (writeError ??= error)));
     },
   };
-  // The next items are journaled while this one is sent (a lookahead of `concurrency`):
-  // each submission line is still durable before its own POST, but its fsync no longer
-  // sits between two POSTs. Items journaled and then not sent get a "not sent" answer.
-  const prepared = new Map<number, Promise<Prepared>>();
-  const prepareAt = (position: number): Promise<Prepared> => {
-    let promise = prepared.get(position);
-    if (!promise) {
-      promise = prepare(items[queue[position] as number] as SubmitItem, options);
-      // Awaited below or when the batch ends; never an unhandled rejection meanwhile.
-      promise.catch(() => undefined);
-      prepared.set(position, promise);
-    }
-    return promise;
-  };
-  const lookahead = Math.max(1, options.concurrency);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < queue.length && !options.signal.aborted) {
-      const position = next++;
-      const index = queue[position] as number;
+      const index = queue[next++] as number;
       const item = items[index] as SubmitItem;
-      for (let ahead = position + 1; ahead < Math.min(queue.length, position + 1 + lookahead); ahead++) prepareAt(ahead);
-      const ready = await prepareAt(position);
+      // The submission line is written only when this item is about to be sent, so the
+      // journal never claims a send that did not happen.
+      const ready = await prepare(item, options);
       let result: SubmitResult;
       if (ready.kind === 'settled') {
         result = ready.result;
-      } else if (options.signal.aborted) {
-        result = interrupted(item);
-        recordAnswer(ready, result, options, pendingWrites);
       } else {
         result = await send(item, options);
         recordAnswer(ready, result, options, pendingWrites);
       }
       options.progress?.onAnswer?.(result);
-      if (options.waiter && result.outcome === 'accepted') {
+      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) {
         result = await waitForResult(result, options);
         options.progress?.onResult?.(result);
       }
@@ -390,25 +391,13 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
-  // Interrupted: what was never taken is not sent; if its line was already written, say so.
+  // Interrupted: what was never taken is not sent (and not journaled).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;
-    const item = items[index] as SubmitItem;
-    results[index] = interrupted(item);
-    const promise = prepared.get(position);
-    if (!promise) continue;
-    const ready = await promise;
-    if (ready.kind === 'ready') recordAnswer(ready, results[index] as SubmitResult, options, pendingWrites);
-    else results[index] = ready.result;
+    results[index] = interrupted(items[index] as SubmitItem);
   }
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   await Promise.all(writes);
-  if (writeError !== undefined) {
-    throw new EconsigError('the journal could not be written; the answers above are the record of this run', {
-      exitCode: ExitCode.usage,
-      hint: `Check the disk and the permissions of ${options.journal.path}.`,
-      cause: writeError,
-    });
-  }
+  if (writeError !== undefined) throw new JournalIncompleteError(options.journal.path, results, writeError);
   return results;
 }

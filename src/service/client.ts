@@ -81,9 +81,19 @@ export interface ServiceClient {
    * ServiceError subclass, ConnectionError, TimeoutError or AbortedError, each with
    * `attempts` set. Retries only as ./retry.ts allows.
    */
-  submit(body: object, opts?: { signal?: AbortSignal }): Promise<SubmitAccepted>;
+  submit(body: object, opts?: SubmitOptions): Promise<SubmitAccepted>;
   /** Close the own Pool (waits for requests in flight, at most about a second). */
   close(): Promise<void>;
+}
+
+export interface SubmitOptions {
+  /** Aborts the exchange in flight too (the request may then have arrived). */
+  signal?: AbortSignal;
+  /**
+   * Stops retrying, never the exchange in flight: a wait before a retry ends, and no new
+   * attempt starts (AbortedError, sent = false). Ctrl-C in a batch uses this.
+   */
+  stopRetries?: AbortSignal;
 }
 
 export interface RequestDescription {
@@ -356,8 +366,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     throw errorFromResponse({ status, body: text, headers: answerHeaders, token, now: now() });
   }
 
-  async function submit(body: object, opts: { signal?: AbortSignal } = {}): Promise<SubmitAccepted> {
+  async function submit(body: object, opts: SubmitOptions = {}): Promise<SubmitAccepted> {
     const { signal } = opts;
+    const stop = opts.stopRetries && signal ? AbortSignal.any([opts.stopRetries, signal]) : (opts.stopRetries ?? signal);
     const payload = JSON.stringify(body);
     let attempt = 0;
     let waitedMs = 0;
@@ -369,14 +380,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // A pause set by another submission's 429 may outlast this one's budget.
         if (lastError && waitedMs + wait > policy.budgetMs) throw lastError;
         try {
-          await sleep(wait, signal);
+          await sleep(wait, stop);
         } catch (error) {
-          if (signal?.aborted) throw aborted(false, signal);
+          if (stop?.aborted) throw aborted(false, stop);
           throw error;
         }
         waitedMs += wait;
       }
-      if (signal?.aborted) throw aborted(false, signal);
+      if (stop?.aborted) throw aborted(false, stop);
       attempt += 1;
       try {
         const accepted = await exchange(payload, signal);

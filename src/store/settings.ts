@@ -3,7 +3,7 @@
  * Precedence (cli-contract.md "Environment"): flag, then environment, then profile
  * config, then default. `resolveSettings` is the one entry point for commands.
  */
-import type { GlobalOptions } from '../cli.js';
+import type { GlobalOptions } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { openConfigFile, type ConfigFile, type StoredSettings } from './config-file.js';
 import { homePaths, resolveHome, type HomePaths } from './home.js';

@@ -1,14 +1,14 @@
 import type { RequestDescription } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
+import { isSuccess } from '../domain/outcome.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
-const SUCCESS = new Set(['accepted', 'approved']);
 
 function icon(t: Theme, result: SubmitResult): string {
-  if (SUCCESS.has(result.outcome)) return t.success('✓');
+  if (isSuccess(result.outcome)) return t.success('✓');
   if (result.outcome === 'unknown' || result.outcome === 'timeout') return t.warning('?');
   return t.error('✗');
 }
@@ -26,8 +26,12 @@ function resultLines(t: Theme, result: SubmitResult): string[] {
 export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; wait?: string }): void {
   const t = createTheme(io);
   const what = `${target.count} submission${target.count === 1 ? '' : 's'}`;
-  io.stderr.write(`${t.muted('→')} sending ${what} to ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})\n`);
+  io.stderr.write(`${t.muted('→')} ${what} for ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})\n`);
   if (target.wait) io.stderr.write(`${t.muted('→')} results: ${target.wait}\n`);
+}
+
+export function renderSaved(io: Io, path: string): void {
+  io.stderr.write(`${createTheme(io).muted('saved the submission to')} ${path}\n`);
 }
 
 export function renderNotice(io: Io, text: string): void {
@@ -100,7 +104,7 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
 export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean }): void {
   if (io.json) {
     const doc = {
-      ok: results.every((r) => SUCCESS.has(r.outcome)),
+      ok: results.every((r) => isSuccess(r.outcome)),
       ...(extra.interrupted ? { interrupted: true } : {}),
       results: results.map((r) => ({
         file: r.file,
@@ -124,7 +128,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`);
-  const all = results.every((r) => SUCCESS.has(r.outcome));
+  const all = results.every((r) => isSuccess(r.outcome));
   const line = `${results.length} submission${results.length === 1 ? '' : 's'}: ${parts.join(', ')}${extra.interrupted ? ' (interrupted)' : ''}`;
   io.stderr.write(`${all ? t.success(line) : t.error(line)}\n`);
 }

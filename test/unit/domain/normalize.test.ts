@@ -140,7 +140,9 @@ describe('normalizePhone', () => {
 describe('absent-like values', () => {
   it.each([
     ['pessoa.endereco.complemento', null, /null complemento left out/],
-    ['contaBancaria.chavePix', '', /empty Pix key treated as absent/],
+    ['contaBancaria.chavePix', '', /empty, treated as absent/],
+    ['contaBancaria.tipo', '', /empty, treated as absent/],
+    ['contaBancaria.compe', '', /empty, treated as absent/],
   ])('%s %j is left out with a warning', (path, input, message) => {
     const { value, warnings } = normalizeSubmission(nest(path, input));
     const parent = pick(value, path.split('.').slice(0, -1).join('.')) as Record<string, unknown>;
@@ -202,5 +204,18 @@ describe('trimming only reports what it trims', () => {
   it.each(['\u0001PROP-1001', 'PROP-1001\u001f'])('%j: unchanged value, no "trimmed" note', (raw) => {
     const { value, notes } = normalizeField('idProposta', raw);
     expect(notes.length === 0 || value !== raw).toBe(true);
+  });
+});
+
+describe('Pix keys with phone or CPF punctuation', () => {
+  it.each([
+    ['11-91234-5678', '+5511912345678', /phone key/],
+    ['(11) 98765-4321', '+5511987654321', /phone key/],
+    ['529 982 247 25', '52998224725', /CPF key/],
+    ['529.982.247-25', '52998224725', /CPF key/],
+  ])('%j → %j', (raw, expected, note) => {
+    const { value, notes } = normalizeField('contaBancaria.chavePix', raw);
+    expect(value).toBe(expected);
+    expect(notes.join(' ')).toMatch(note);
   });
 });

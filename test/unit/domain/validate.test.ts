@@ -214,3 +214,28 @@ describe('other rules', () => {
   it.each([[[]], [null], ['text'], [42]])('%j → one error at (root)', (input) =>
     expect(paths(validateSubmission(input, { now }).errors)).toEqual(['(root)']));
 });
+
+describe('issue date bounds', () => {
+  it.each([
+    ['1899-12-31', /before 1900/],
+    ['0099-01-01', /before 1900/],
+    ['2025-06-16', /in the future/],
+  ])('%s is refused: %s', (date, message) => {
+    const result = validateSubmission(withField('pessoa.documento.dataDeEmissao', date), { now });
+    expect(result.errors).toEqual([{ path: 'pessoa.documento.dataDeEmissao', message: expect.stringMatching(message) }]);
+  });
+
+  it('1900-01-01 and today are accepted', () => {
+    for (const date of ['1900-01-01', '2025-06-15']) {
+      expect(validateSubmission(withField('pessoa.documento.dataDeEmissao', date), { now }).errors).toEqual([]);
+    }
+  });
+});
+
+describe('a Pix key with empty bank fields', () => {
+  it('is valid: empty bank fields are absent, the key is enough (service-api.md 2.5 rule 1)', () => {
+    const result = validateSubmission(withConta({ chavePix: '52998224725', tipo: '', compe: '' }), { now });
+    expect(result.errors).toEqual([]);
+    expect(result.value?.contaBancaria).toEqual({ chavePix: '52998224725' });
+  });
+});
