@@ -222,20 +222,23 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const bodyHash = createHash('sha256').update(body).digest('hex');
     const idKey = webhookId ? `id:${webhookId}` : null;
     const bodyKey = `body:${bodyHash}`;
-    const earlier = (idKey ? seen.get(idKey) : undefined) ?? seen.get(bodyKey);
-    if (earlier) {
+    for (;;) {
+      const earlier = (idKey ? seen.get(idKey) : undefined) ?? seen.get(bodyKey);
+      if (!earlier) return handleParsed();
       try {
         await earlier;
       } catch {
-        // The first copy was not journaled; its keys are gone, so this copy is handled as new.
-        return handleParsed();
+        // The copy we waited on was not journaled. Another waiting copy may already have
+        // taken over, so look again rather than handling this one as new straight away.
+        if (idKey && seen.get(idKey) === earlier) seen.delete(idKey);
+        if (seen.get(bodyKey) === earlier) seen.delete(bodyKey);
+        continue;
       }
       stats.duplicates++;
       reply(res, 200, { ok: true, duplicate: true });
       emit({ kind: 'duplicate', receivedAt: at, webhookId, bodyHash });
       return;
     }
-    return handleParsed();
 
     async function handleParsed(): Promise<void> {
       const found = extractResult(payload, options.extractOptions);
@@ -246,8 +249,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       try {
         await written;
       } catch (error) {
-        if (idKey) seen.delete(idKey);
-        seen.delete(bodyKey);
+        if (idKey && seen.get(idKey) === written) seen.delete(idKey);
+        if (seen.get(bodyKey) === written) seen.delete(bodyKey);
         reply(res, 500, { error: 'could not record the delivery; retry' });
         emit({ kind: 'error', receivedAt: at, message: `journal write failed: ${error instanceof Error ? error.message : String(error)}` });
         return;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, readJournal } from '../../../src/store/journal.js';
+import { Journal, readJournal, type JournalEntry } from '../../../src/store/journal.js';
 import { ListenError, startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../../src/webhook/server.js';
 
 let home: string;
@@ -168,6 +168,27 @@ describe('listener: duplicates', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(l.url, body, { 'webhook-id': 'same' })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(journaled()).toHaveLength(1);
+  });
+
+  it('copies waiting on a first copy whose journal write failed: one of them is journaled and shown, once', async () => {
+    let calls = 0;
+    const flaky = {
+      append: (entry: JournalEntry) => {
+        calls++;
+        // The first write fails only after the other copies are waiting on it.
+        if (calls === 1) return new Promise<void>((_, reject) => setTimeout(() => reject(new Error('ENOSPC')), 300));
+        return journal.append(entry);
+      },
+    } as unknown as Journal;
+    const l = await listen({ journal: flaky });
+    const body = sandboxBody();
+    const first = post(l.url, body, { 'webhook-id': 'same' });
+    await new Promise((r) => setTimeout(r, 50));
+    const answers = await Promise.all([first, ...Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'same' }))]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 500]);
+    expect(answers.filter((a) => a.text.includes('duplicate'))).toHaveLength(2);
+    expect(journaled()).toHaveLength(1);
+    expect(deliveries()).toHaveLength(1);
   });
 
   it('remembers deliveries journaled before a restart', async () => {
