@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { Pool } from 'undici';
 import type { Journal, JournalEntry } from '../store/journal.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
@@ -132,6 +133,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const now = options.now ?? (() => new Date());
   const secrets = options.secret === undefined ? [] : typeof options.secret === 'string' ? [options.secret] : [...options.secret];
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
+  const health = { ok: true, service: 'econsig-watch', journal: resolve(options.journal.path) };
   // key → the journal write of the first delivery, so a concurrent duplicate answers only once it is durable.
   const seen = new Map<string, Promise<void>>();
   const remember = (key: string, p: Promise<void>): void => {
@@ -279,7 +281,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       };
       try {
         if (path === '/healthz') {
-          if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, { ok: true });
+          // Names the journal so `submit --wait` follows a running watch only when it writes the same one.
+          if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, health);
           else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
           return;
         }

@@ -110,7 +110,7 @@ describe('listener: bad requests', () => {
     expect((await post(l.url, body)).status).toBe(200);
   });
 
-  it('404 off the path, 405 for another method, healthz 200', async () => {
+  it('404 off the path, 405 for another method, healthz 200 naming the service and its journal', async () => {
     const l = await listen();
     const base = `http://127.0.0.1:${l.port}`;
     expect((await post(`${base}/other`, '{}')).status).toBe(404);
@@ -120,7 +120,7 @@ describe('listener: bad requests', () => {
     expect(get.headers.allow).toBe('POST');
     const health = await request(`${base}/healthz`);
     expect(health.statusCode).toBe(200);
-    expect(await health.body.json()).toEqual({ ok: true });
+    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', journal: join(home, 'journal.jsonl') });
     expect((await post(`${l.url}?x=1`, sandboxBody())).status).toBe(200);
   });
 
@@ -173,6 +173,7 @@ describe('listener: duplicates', () => {
   it('copies waiting on a first copy whose journal write failed: one of them is journaled and shown, once', async () => {
     let calls = 0;
     const flaky = {
+      path: journal.path,
       append: (entry: JournalEntry) => {
         calls++;
         // The first write fails only after the other copies are waiting on it.
