@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { validateSubmission } from '../domain/validate.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
+import { hostForUrl, readBody } from '../webhook/http.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
 import {
@@ -22,7 +23,6 @@ import {
 import { createWebhookSender, type WebhookLogEntry } from './webhook-sender.js';
 
 export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What validates a submission: the lead's validateSubmission, or a stand-in in tests. */
 export type SubmissionValidator = (
@@ -202,7 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return reject(415, 'SVC_R00415', `Content-Type ${req.headers['content-type'] ?? '(none)'} não suportado; use application/json.`);
     }
     const body = await readBody(req);
-    if (body === 'too-large') return reject(413, 'SVC_R00413', 'Corpo acima de 1 MiB.', { connection: 'close' });
+    if (body === null) return reject(413, 'SVC_R00413', 'Corpo acima de 1 MiB.', { connection: 'close' });
     let data: unknown;
     try {
       data = JSON.parse(body.toString('utf8'));
@@ -251,7 +251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const port = await listen(server, options.port ?? 4010, host);
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `http://${hostForUrl(host)}:${port}`;
 
   let closing: Promise<{ pendingWebhooks: number; pending: string[] }> | undefined;
   const close = (): Promise<{ pendingWebhooks: number; pending: string[] }> => {
@@ -294,30 +294,6 @@ function sameToken(given: string, expected: string): boolean {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-      req.resume();
-      resolve('too-large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {

@@ -5,10 +5,11 @@ import { resolve } from 'node:path';
 import { Pool } from 'undici';
 import type { Journal, JournalEntry } from '../store/journal.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
+import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
 import { verifyWebhook, type VerifyFailureReason } from './verify.js';
 
-/** Largest body accepted (peer-clis.md §4.3 item 1). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { hostForUrl };
+
 const MAX_REMEMBERED = 200_000;
 
 export type ListenerEvent =
@@ -98,31 +99,6 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
   return s === undefined || s.trim() === '' ? null : s.trim();
 }
 
-/** Reads the body up to `limit` bytes; null when the limit was passed (reading stops there). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 /**
  * Starts the webhook listener (cli-contract.md "Listener", peer-clis.md §4.3): POST on
  * `path` only, GET /healthz, 413 past 1 MiB, signature check on the raw bytes, 400 for
@@ -181,18 +157,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const handleDelivery = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const receivedAt = now();
     const at = receivedAt.toISOString();
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-      stats.invalid++;
-      reply(res, 413, { error: 'body larger than 1 MiB' }, { connection: 'close' });
-      emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: `body of ${declared} bytes is over 1 MiB` });
-      return;
-    }
-    const body = await readBody(req, MAX_BODY_BYTES);
+    const body = await readBody(req);
     if (body === null) {
+      const declared = Number(req.headers['content-length']);
       stats.invalid++;
       reply(res, 413, { error: 'body larger than 1 MiB' }, { connection: 'close' });
-      emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: 'body is over 1 MiB' });
+      const size = Number.isFinite(declared) && declared > MAX_BODY_BYTES ? `of ${declared} bytes ` : '';
+      emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: `body ${size}is over 1 MiB` });
       return;
     }
     const raw: Buffer = body;
@@ -325,7 +296,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<ListenerStats> | null = null;
   return {
-    url: `http://${urlHost(options.host)}:${port}${options.path}`,
+    url: `http://${hostForUrl(options.host)}:${port}${options.path}`,
     port,
     stats: () => ({ ...stats }),
     close: () =>
