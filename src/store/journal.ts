@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
+import { ensureHome } from './home.js';
 
 export type JournalEntry =
   | {
@@ -95,9 +96,9 @@ export class Journal {
     private readonly write: JournalWrite,
   ) {}
 
-  /** Opens (creating folder 0700 and file 0600) the journal under `home`. */
+  /** Opens (creating, or tightening, folder 0700 and file 0600) the journal under `home`. */
   static async open(home: string, options: JournalOpenOptions = {}): Promise<Journal> {
-    await fs.promises.mkdir(home, { recursive: true, mode: 0o700 });
+    await ensureHome(home);
     const path = journalPath(home);
     const fd = await new Promise<number>((resolve, reject) =>
       fs.open(path, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600, (e, f) => (e ? reject(e) : resolve(f))),

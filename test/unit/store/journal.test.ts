@@ -39,6 +39,13 @@ describe('Journal', () => {
     expect(statSync(nested).mode & 0o777).toBe(0o700);
   });
 
+  it('tightens an existing home that group or others can read to 0700 (as ensureHome does)', async () => {
+    fs.chmodSync(home, 0o755);
+    const j = await Journal.open(home);
+    await j.close();
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+  });
+
   it('tightens an existing journal that is group/world readable', async () => {
     writeFileSync(journalPath(home), '', { mode: 0o644 });
     const j = await Journal.open(home);
@@ -111,10 +118,12 @@ describe('Journal', () => {
 
 describe('Journal across processes', () => {
   it('two processes appending at once produce whole lines only', async () => {
-    // Children run the real module, transpiled (it imports only node built-ins).
-    const source = readFileSync(new URL('../../../src/store/journal.ts', import.meta.url), 'utf8');
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(home, 'journal.mjs'), js);
+    // Children run the real modules, transpiled (they import only node built-ins and each other).
+    for (const name of ['journal', 'home']) {
+      const source = readFileSync(new URL(`../../../src/store/${name}.ts`, import.meta.url), 'utf8');
+      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      writeFileSync(join(home, `${name}.mjs`), js.replace("from './home.js'", "from './home.mjs'"));
+    }
     const child = `
       import { Journal } from './journal.mjs';
       const [home, who, n] = process.argv.slice(2);
