@@ -82,7 +82,7 @@ export function loadCatalogue(path: string = bundledCataloguePath()): Catalogue 
 }
 
 function fail(message: string, cause?: unknown): never {
-  throw new UsageError(message, 'See docs/sandbox.md ("Catalogue") for its shape, or omit --proposals to use the bundled one.', cause);
+  throw new UsageError(message, 'See the README, "The sandbox: the service on your machine" → "Catalogue", for its shape, or omit --proposals to use the bundled one.', cause);
 }
 
 /** Lookup tables over a catalogue. */

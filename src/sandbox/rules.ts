@@ -13,7 +13,7 @@ export interface ServiceErro {
 
 /** The only code the reference shows: unknown idProposta (service-api.md 4.1). */
 export const PROPOSAL_NOT_FOUND = 'SVC_P00003';
-/** Our own codes for the rules the reference names without a code (documented in docs/sandbox.md). */
+/** Our own codes for the rules the reference names without a code (README, "The sandbox: the service on your machine" → "What it answers"). */
 export const CONTRACT_IN_PROGRESS = 'SVC_C00001';
 export const PIX_KEY_NOT_LINKED = 'SVC_B00001';
 export const PIX_KEY_UNKNOWN = 'SVC_B00002';

@@ -59,4 +59,19 @@ describe('parseCatalogue / loadCatalogue errors', () => {
     expect(() => loadCatalogue(file)).toThrow(/broken\.json is not JSON/);
     expect(() => loadCatalogue(join(dir, 'missing.json'))).toThrow(/Cannot read the catalogue .*missing\.json/);
   });
+
+  it('points the hint at the README section that exists', () => {
+    const hintOf = (f: () => unknown): string | undefined => {
+      try {
+        f();
+      } catch (error) {
+        return (error as UsageError).hint;
+      }
+      return undefined;
+    };
+    for (const hint of [hintOf(() => parseCatalogue({}, 'mine.json')), hintOf(() => loadCatalogue('/nonexistent/econsig.json'))]) {
+      expect(hint).toContain('README, "The sandbox: the service on your machine" → "Catalogue"');
+      expect(hint).not.toMatch(/docs\//);
+    }
+  });
 });
