@@ -2,6 +2,7 @@
  * The sandbox's log is its data: every line goes to stdout, one per request and per webhook
  * attempt (with --json, one JSON object each). Lines are plain and key=value so they grep well.
  */
+import { fileURLToPath } from 'node:url';
 import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
@@ -44,6 +45,16 @@ function describeWebhook(e: WebhookLogEntry): string {
   return parts.join(' ');
 }
 
+/** The bundled valid example: src/ui or dist/ui → ../../fixtures/valid (as bundledCataloguePath). */
+function bundledExamplePath(): string {
+  return fileURLToPath(new URL('../../fixtures/valid/pix-only.json', import.meta.url));
+}
+
+/** One POSIX shell word, so a path with spaces can be pasted as is. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>): SandboxOutput {
   const line = (text: string): void => void io.stdout.write(`${text}\n`);
   const json = (doc: unknown): void => line(JSON.stringify(doc));
@@ -55,7 +66,7 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
         [
           `  endpoint: POST ${info.endpoint}`,
           `  results:  ${info.webhookUrl ?? '(no webhook URL)'} after ${info.delaySeconds}s${info.signed ? ', signed' : ''}`,
-          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d @fixtures/valid/pix-only.json`,
+          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d ${shellQuote(`@${bundledExamplePath()}`)}`,
           '  Ctrl-C to stop.',
           '',
         ].join('\n'),

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SandboxLogEntry } from '../../../src/sandbox/server.js';
 import { createSandboxOutput } from '../../../src/ui/sandbox-output.js';
@@ -44,6 +46,14 @@ describe('sandbox output', () => {
     createSandboxOutput(json.io).listening(info);
     expect(JSON.parse(json.out())).toMatchObject({ event: 'listening', baseUrl: info.baseUrl, token: 'sbx_abc', webhookUrl: info.webhookUrl });
     expect(json.err()).toBe('');
+  });
+
+  it('the curl hint names the bundled example by its absolute path, so it works from any folder', () => {
+    const c = capture(false);
+    createSandboxOutput(c.io).listening(info);
+    const example = fileURLToPath(new URL('../../../fixtures/valid/pix-only.json', import.meta.url));
+    expect(existsSync(example)).toBe(true);
+    expect(c.err()).toContain(` -d '@${example}'\n`);
   });
 
   it('--json writes one object per line, the entry itself', () => {
