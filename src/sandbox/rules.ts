@@ -12,15 +12,15 @@ export interface ServiceErro {
 }
 
 /** The only code the reference shows: unknown idProposta (service-api.md 4.1). */
-export const PROPOSAL_NOT_FOUND = 'SVC_P00003';
+const PROPOSAL_NOT_FOUND = 'SVC_P00003';
 /** Our own codes for the rules the reference names without a code (README, "The sandbox: the service on your machine" → "What it answers"). */
-export const CONTRACT_IN_PROGRESS = 'SVC_C00001';
-export const PIX_KEY_NOT_LINKED = 'SVC_B00001';
-export const PIX_KEY_UNKNOWN = 'SVC_B00002';
-export const OTHER_FIELD_PROBLEM = 'SVC_V00999';
+const CONTRACT_IN_PROGRESS = 'SVC_C00001';
+const PIX_KEY_NOT_LINKED = 'SVC_B00001';
+const PIX_KEY_UNKNOWN = 'SVC_B00002';
+const OTHER_FIELD_PROBLEM = 'SVC_V00999';
 
 /** One stable code per field of the submission, so a client can branch on the field at fault. */
-export const validationCodes: Readonly<Record<string, string>> = {
+const validationCodes: Readonly<Record<string, string>> = {
   '': 'SVC_V00001',
   idProposta: 'SVC_V00101',
   pessoa: 'SVC_V00200',

@@ -1,20 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Standard Webhooks tolerance: ±5 minutes in both directions (peer-clis.md §4.3 item 4). */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export type VerifyFailureReason = 'missing-headers' | 'bad-timestamp' | 'bad-signature' | 'stale-timestamp';
 
-export type VerifyResult =
+type VerifyResult =
   | { ok: true; webhookId: string; timestamp: number }
   | { ok: false; reason: VerifyFailureReason; message: string; webhookId: string | null };
 
-export type HeaderBag = Record<string, string | string[] | undefined>;
+type HeaderBag = Record<string, string | string[] | undefined>;
 
-export interface VerifyInput {
+interface VerifyInput {
   /** One secret, or several while a secret is being rotated (any may match). */
   secret: string | readonly string[];
   headers: HeaderBag;

@@ -2,7 +2,7 @@ import { followJournal, Journal, readJournal, type JournalEntry } from '../store
 import type { ExtractOptions, WebhookOutcome } from './extract.js';
 import { startListener, type ListenerEvent, type ListenerStats } from './server.js';
 
-export interface WatchSessionOptions {
+interface WatchSessionOptions {
   home: string;
   host: string;
   port: number;
@@ -20,7 +20,7 @@ export interface WatchSessionOptions {
   onEvent: (event: ListenerEvent) => void;
 }
 
-export type FinalOutcome = Exclude<WebhookOutcome, 'unknown'>;
+type FinalOutcome = Exclude<WebhookOutcome, 'unknown'>;
 
 export interface ContractResult {
   idContrato: string;
@@ -31,7 +31,7 @@ export interface ContractResult {
   source: 'live' | 'journal';
 }
 
-export type WatchEnd =
+type WatchEnd =
   | { reason: 'stopped'; stats: ListenerStats }
   | { reason: 'result'; result: ContractResult; stats: ListenerStats }
   | { reason: 'timeout'; stats: ListenerStats };

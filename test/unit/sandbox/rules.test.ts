@@ -127,3 +127,12 @@ describe('defaultWebhookRetry', () => {
     expect(span(0)).toBe(451_875);
   });
 });
+
+describe('module surface', () => {
+  it.each(['PROPOSAL_NOT_FOUND', 'CONTRACT_IN_PROGRESS', 'PIX_KEY_NOT_LINKED', 'PIX_KEY_UNKNOWN', 'OTHER_FIELD_PROBLEM', 'validationCodes'])(
+    '%s is internal (nothing outside uses it)',
+    async (name) => {
+      expect(Object.keys(await import('../../../src/sandbox/rules.js'))).not.toContain(name);
+    },
+  );
+});

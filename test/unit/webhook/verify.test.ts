@@ -106,3 +106,11 @@ describe('decodeSecret', () => {
     expect(() => decodeSecret(s)).toThrow();
   });
 });
+
+describe('module surface', () => {
+  it('DEFAULT_TOLERANCE_SECONDS is internal (nothing outside uses it)', async () => {
+    const names = Object.keys(await import('../../../src/webhook/verify.js'));
+    expect(names).not.toContain('DEFAULT_TOLERANCE_SECONDS');
+    expect(names).toEqual(expect.arrayContaining(['decodeSecret', 'signWebhook', 'verifyWebhook']));
+  });
+});
