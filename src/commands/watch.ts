@@ -80,11 +80,11 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
     output.contractResult(end.result);
     return end.result.outcome === 'approved' ? ExitCode.ok : ExitCode.denied;
   }
-  if (end.reason === 'timeout') {
-    throw new EconsigError(`No result for contract ${input.contract} within ${timeoutSeconds} s.`, {
-      exitCode: ExitCode.timeout,
-      hint: `Check later with \`econsig history --contract ${input.contract}\`, or wait longer with --timeout.`,
-    });
+  if (end.reason === 'timeout' && input.contract !== undefined && timeoutSeconds !== undefined) {
+    // Rendered here, not thrown: under --json the stream ends with a timeout line rather than
+    // the error boundary's {ok:false} document (one object per line, cli-contract.md "--json").
+    output.timeout({ contract: input.contract, seconds: timeoutSeconds });
+    return ExitCode.timeout;
   }
   output.stopped(end.stats);
   return ExitCode.ok;

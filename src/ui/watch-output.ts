@@ -14,6 +14,8 @@ export interface WatchOutput {
   listening(info: { url: string; verified: boolean; forwardTo: string | undefined; contract: string | undefined; journal: string }): void;
   event(event: ListenerEvent): void;
   contractResult(result: ContractResult): void;
+  /** --contract gave up: with --json the stream's last line says so (not an {ok:false} document). */
+  timeout(info: { contract: string; seconds: number }): void;
   stopped(stats: ListenerStats): void;
 }
 
@@ -117,6 +119,13 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${id} approved${from}.`);
       else if (r.outcome === 'denied') err(`${theme.error('✗')} Contract ${id} denied${printable(reason)}${from}.`);
       else err(`${theme.warning('✗')} Contract ${id} was cancelled${printable(reason)}${from}; exiting 8, as for a denial.`);
+    },
+
+    timeout({ contract, seconds }) {
+      if (io.json) out(JSON.stringify({ event: 'timeout', idContrato: contract }));
+      const id = printable(contract);
+      err(`${theme.error('error:')} No result for contract ${id} within ${seconds} s.`);
+      err(`  ${theme.info('hint:')} Check later with \`econsig history --contract ${id}\`, or wait longer with --timeout.`);
     },
 
     stopped(stats) {

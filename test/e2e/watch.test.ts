@@ -120,6 +120,17 @@ describe('econsig watch (built binary)', () => {
     expect(run.stderr()).toContain('No result for contract C-NONE within 1 s');
   });
 
+  it('--json --contract X --timeout 1: the stream ends with a timeout line, exit 9', async () => {
+    const run = watch(['--port', '0', '--json', '--contract', 'C-NONE', '--timeout', '1']);
+    expect(await run.exit).toBe(9);
+    expect(run.lines.map((l) => JSON.parse(l) as { event?: string })).toEqual([
+      { event: 'listening', url: expect.stringMatching(/^http:/) },
+      { event: 'timeout', idContrato: 'C-NONE' },
+    ]);
+    expect(run.stderr()).toContain('No result for contract C-NONE within 1 s');
+    expect(run.stderr()).toContain('econsig history --contract C-NONE');
+  });
+
   it.each([
     ['APROVADO', 0, 'approved'],
     ['REPROVADO', 8, 'denied'],
