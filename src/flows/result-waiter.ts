@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
 import { followJournal, journalPath, type Journal, type JournalEntry } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
-import { ListenError, type Listener, startListener } from '../webhook/server.js';
+import { ListenError, type Listener, hostForUrl, startListener } from '../webhook/server.js';
 import { type ContractResult, isFinal, resultIn } from '../webhook/watch-session.js';
 
 export interface WaiterOptions {
@@ -28,10 +28,6 @@ export interface ResultWaiter {
   /** Resolves with the final result, or `null` after `timeoutMs` or when `signal` aborts. */
   waitFor(idContrato: string, timeoutMs: number, signal: AbortSignal): Promise<ContractResult | null>;
   close(): Promise<void>;
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** The journal an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
