@@ -1,7 +1,7 @@
 import type { AuthInput, Context } from '../cli.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { resolveSettings, type ResolvedSettings } from '../store/settings.js';
-import { describeToken, noTokenError, requireToken } from '../store/token.js';
+import { openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
+import { describeToken, noTokenError, requireToken, resolveToken } from '../store/token.js';
 import {
   writeAuthStatus,
   writeLoginResult,
@@ -12,19 +12,23 @@ import {
 
 /** `econsig auth login|status|logout|token` (cli-contract.md "Commands"). */
 export async function run(input: AuthInput, ctx: Context): Promise<number> {
-  const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
+  // Only status shows settings; the others need the profile and its token, so an unrelated
+  // bad setting (say ECONSIG_BASE_URL) cannot stop a login or a logout.
+  if (input.action === 'status') return status(await resolveSettings({ env: ctx.env, globals: ctx.globals }), ctx);
+  const { profile, file } = await openProfile({ env: ctx.env, globals: ctx.globals });
+  const tokenAccess: TokenAccess = { profile, file, token: resolveToken({ env: ctx.env, stored: file.token(profile.name), path: file.path }) };
   switch (input.action) {
     case 'login':
-      return login(input.withToken, settings, ctx);
-    case 'status':
-      return status(settings, ctx);
+      return login(input.withToken, tokenAccess, ctx);
     case 'logout':
-      return logout(settings, ctx);
+      return logout(tokenAccess, ctx);
     case 'token':
-      writeRawToken(ctx.io, requireToken(settings.token, settings.profile.name));
+      writeRawToken(ctx.io, requireToken(tokenAccess.token, profile.name));
       return ExitCode.ok;
   }
 }
+
+type TokenAccess = Pick<ResolvedSettings, 'profile' | 'file' | 'token'>;
 
 function envTokenSet(ctx: Context): boolean {
   return (ctx.env.ECONSIG_TOKEN ?? '').trim() !== '';
@@ -41,7 +45,7 @@ async function readToken(withToken: boolean, profile: string, ctx: Context): Pro
   );
 }
 
-async function login(withToken: boolean, settings: ResolvedSettings, ctx: Context): Promise<number> {
+async function login(withToken: boolean, settings: TokenAccess, ctx: Context): Promise<number> {
   const profile = settings.profile.name;
   if (envTokenSet(ctx)) {
     // gh refuses here (cli/cli #2922); we store but say which token will be used.
@@ -83,7 +87,7 @@ function status(settings: ResolvedSettings, ctx: Context): number {
   throw noTokenError(profile);
 }
 
-function logout(settings: ResolvedSettings, ctx: Context): number {
+function logout(settings: TokenAccess, ctx: Context): number {
   const profile = settings.profile.name;
   const removed = settings.file.deleteToken(profile);
   writeLogoutResult(ctx.io, { profile, removed, path: settings.file.path });

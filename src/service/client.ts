@@ -25,7 +25,6 @@ import {
 } from './errors.js';
 import { defaultRetryPolicy, failureOf, nextRetryDelay, type RetryPolicy } from './retry.js';
 
-export { redactToken } from './errors.js';
 
 /** Path of the submission endpoint, appended to the base URL (section 4.1). */
 export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
@@ -157,7 +156,6 @@ export function assertSafeTransport(baseUrl: string): void {
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw new InsecureTransportError(displayUrl(url));
 }
 
-/** `****` and the last 4 characters for a long token, else nothing of it. */
 
 function requestHeaders(authorization: string, userAgent: string): Record<string, string> {
   return {

@@ -7,7 +7,6 @@
  */
 import { ConnectionError, RateLimitedError, TimeoutError } from './errors.js';
 
-export { parseRetryAfter } from './errors.js';
 
 export interface RetryPolicy {
   /** Most requests in all for connect-phase failures (the first one included). */

@@ -249,3 +249,18 @@ describe('config', () => {
     expect(out.stderr).toContain('ECONSIG_BASE_URL');
   });
 });
+
+describe('auth with an unrelated bad setting', () => {
+  it('a bad ECONSIG_BASE_URL does not stop login, token or logout (status still names it)', async () => {
+    const env = { ECONSIG_BASE_URL: 'not-a-url' };
+    const login = await econsig(['auth', 'login', '--with-token'], { env, input: 'tok_unrelated_setting_1234\n' });
+    expect(login.code, login.stderr).toBe(0);
+    const token = await econsig(['auth', 'token'], { env });
+    expect(token.stdout.trim()).toBe('tok_unrelated_setting_1234');
+    const status = await econsig(['auth', 'status'], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('ECONSIG_BASE_URL');
+    const logout = await econsig(['auth', 'logout'], { env });
+    expect(logout.code).toBe(0);
+  });
+});

@@ -7,13 +7,13 @@ import {
   UndocumentedAnswerError,
   ValidationRejectedError,
   UnauthorizedError,
+  parseRetryAfter,
 } from '../../../src/service/errors.js';
 import {
   defaultRetryPolicy,
   delayFor,
   failureOf,
   nextRetryDelay,
-  parseRetryAfter,
   shouldRetry,
   type Failure,
   type RetryPolicy,
