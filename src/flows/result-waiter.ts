@@ -10,7 +10,7 @@ import { EconsigError, ExitCode } from '../errors.js';
 import { followJournal, journalPath, type Journal, type JournalEntry } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, hostForUrl, startListener } from '../webhook/server.js';
-import { type ContractResult, isFinal, resultIn } from '../webhook/watch-session.js';
+import { type ContractResult, isFinal, knownDeliveries, resultIn } from '../webhook/watch-session.js';
 
 export interface WaiterOptions {
   home: string;
@@ -62,6 +62,7 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       port: options.port,
       path: options.path,
       journal: options.journal,
+      known: knownDeliveries(options.home),
       ...(options.secret === undefined ? {} : { secret: options.secret }),
       ...(options.extractOptions === undefined ? {} : { extractOptions: options.extractOptions }),
       onEvent: (event) => {

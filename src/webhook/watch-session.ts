@@ -38,6 +38,11 @@ type WatchEnd =
 
 type Ending = { reason: 'stopped' } | { reason: 'result'; result: ContractResult } | { reason: 'timeout' };
 
+/** Deliveries already journaled, so a resend after a restart is still a duplicate. */
+export function knownDeliveries(home: string): Array<{ webhookId: string | null; bodyHash: string }> {
+  return readJournal(home).flatMap((e) => (e.kind === 'delivery' ? [{ webhookId: e.webhookId, bodyHash: e.bodyHash }] : []));
+}
+
 /** approved, denied or cancelled: a result that ends the wait (unknown statuses do not). */
 export const isFinal = (o: string): o is FinalOutcome => o === 'approved' || o === 'denied' || o === 'cancelled';
 
@@ -57,7 +62,7 @@ export function resultIn(entry: JournalEntry, contract: string): Omit<ContractRe
  */
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {
   const journal = await Journal.open(options.home);
-  const known = readJournal(options.home).flatMap((e) => (e.kind === 'delivery' ? [{ webhookId: e.webhookId, bodyHash: e.bodyHash }] : []));
+  const known = knownDeliveries(options.home);
   let settle: (end: Ending) => void = () => {};
   const ended = new Promise<Ending>((resolve) => (settle = resolve));
   const contract = options.contract;
