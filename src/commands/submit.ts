@@ -1,12 +1,10 @@
-import { writeFileSync } from 'node:fs';
 import type { Context, SubmitInput } from '../cli.js';
-import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
-import { junitXml } from '../flows/junit.js';
-import { inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { ExitCode } from '../errors.js';
+import { writeJunitReport } from '../flows/junit.js';
+import { checkTarget, dryRunRequests, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
 import { JournalIncompleteError } from '../flows/submit-batch.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
-import { assertSafeTransport, describeRequest, isLoopbackUrl } from '../service/client.js';
-import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
+import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
 import { requireToken } from '../store/token.js';
@@ -15,11 +13,15 @@ import {
   renderDryRun,
   renderInvalidFiles,
   renderNotice,
+  renderRetry,
   renderSubmitResults,
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
 import { submissionFromWizard } from './submit-wizard.js';
+
+const SANDBOX_DOWN_HINT =
+  'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
   const flags: Partial<Settings> = {};
@@ -57,11 +59,9 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
 
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
-    const token = settings.token?.token ?? '';
-    if (!token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
-    const requests = reports.flatMap((r) => (r.ok && r.value ? [{ file: r.file, request: describeRequest(baseUrl, token || 'none', r.value) }] : []));
+    if (!settings.token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
     renderInvalidFiles(io, reports);
-    renderDryRun(io, requests, reports);
+    renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
     return reportsExitCode(reports);
   }
 
@@ -73,17 +73,9 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     return submitExitCode(results);
   }
 
-  // No token, a plain-http remote host or a token unfit for a header: fail before anything leaves.
+  // No token, or a plain-http remote host: fail before anything leaves.
   const token = requireToken(settings.token, settings.profile.name).token;
-  try {
-    assertSafeTransport(baseUrl);
-  } catch (error) {
-    if (error instanceof InsecureTransportError || error instanceof InvalidBaseUrlError) {
-      throw new UsageError(error.message, 'Use an https:// base URL (`econsig config set base-url https://...`); plain http is allowed only to this machine.');
-    }
-    throw error;
-  }
-
+  checkTarget(baseUrl);
   renderInvalidFiles(io, reports);
   const sendable = reports.filter((r) => r.ok).length;
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
@@ -104,37 +96,24 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       requestTimeoutMs: values['request-timeout'] * 1000,
       concurrency: values.concurrency,
       force: input.force,
-      ...(baseUrl === SANDBOX_BASE_URL
-        ? { unreachableHint: 'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).' }
-        : {}),
+      ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: SANDBOX_DOWN_HINT } : {}),
       ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000 } } : {}),
       signal: ctx.signal,
-      onReady: (waitingOn) => {
-        if (sendable > 0) renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) });
-      },
-      onRetry: (info) => renderNotice(io, `${info.error.message.replace(/\.$/, '')}; retrying in ${info.delayMs < 1000 ? `${Math.round(info.delayMs)} ms` : `${(info.delayMs / 1000).toFixed(1)} s`} (attempt ${info.attempt + 1} of ${info.maxAttempts})`),
+      onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) }),
+      onRetry: (info) => renderRetry(io, info),
       progress,
     });
   } catch (error) {
-    if (error instanceof InvalidTokenError) throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${settings.profile.name}\`.`);
-    if (error instanceof JournalIncompleteError) {
-      progress.stop();
-      renderSubmitResults(io, inInputOrder(reports, error.results), { interrupted: ctx.signal.aborted });
-    }
-    throw error;
-  } finally {
     progress.stop();
+    // The journal failed after sends: the results are still the truth of the run.
+    if (error instanceof JournalIncompleteError) renderSubmitResults(io, inInputOrder(reports, error.results), { interrupted: ctx.signal.aborted });
+    throw error;
   }
+  progress.stop();
 
   const interrupted = ctx.signal.aborted;
   renderSubmitResults(io, results, { interrupted });
-  if (input.report) {
-    try {
-      writeFileSync(input.report, junitXml(results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() }));
-    } catch (error) {
-      throw new EconsigError(`cannot write the report ${input.report}`, { exitCode: ExitCode.usage, cause: error });
-    }
-  }
+  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
   // Ctrl-C: what was in flight is journaled; running the same command again sends the rest.
   return interrupted ? 130 : submitExitCode(results);
 }

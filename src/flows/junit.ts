@@ -1,4 +1,6 @@
 /** A JUnit XML report of a submit run (`--report`), one test case per file, for CI. */
+import { writeFileSync } from 'node:fs';
+import { EconsigError, ExitCode } from '../errors.js';
 import { isSuccess } from '../domain/outcome.js';
 import type { SubmitResult } from './submit-batch.js';
 
@@ -30,4 +32,13 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** Write the report file; a path that cannot be written is a usage error (exit 2). */
+export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): void {
+  try {
+    writeFileSync(path, junitXml(results, options));
+  } catch (error) {
+    throw new EconsigError(`cannot write the report ${path}`, { exitCode: ExitCode.usage, hint: 'Choose a --report path in a folder you can write to.', cause: error });
+  }
 }

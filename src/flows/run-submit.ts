@@ -3,9 +3,10 @@
  * (in input order, invalid files included). Opens the journal, the result waiter (before
  * any POST) and the HTTP client, and closes them however it ends.
  */
-import { EconsigError, ExitCode } from '../errors.js';
+import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
-import { createServiceClient, type RetryInfo } from '../service/client.js';
+import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
+import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { Journal, readJournal } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError } from '../webhook/server.js';
@@ -53,6 +54,26 @@ export function invalidResult(report: FileReport): SubmitResult {
   };
 }
 
+/**
+ * Refuse a base URL the token must not go to (plain http to another host) or that is no
+ * URL at all, before anything is sent.
+ */
+export function checkTarget(baseUrl: string): void {
+  try {
+    assertSafeTransport(baseUrl);
+  } catch (error) {
+    if (error instanceof InsecureTransportError || error instanceof InvalidBaseUrlError) {
+      throw new UsageError(error.message, 'Use an https:// base URL (`econsig config set base-url https://...`); plain http is allowed only to this machine.');
+    }
+    throw error;
+  }
+}
+
+/** --dry-run: the exact request of each valid file, token redacted. */
+export function dryRunRequests(reports: readonly FileReport[], baseUrl: string, token: string | undefined): Array<{ file: string; request: RequestDescription }> {
+  return reports.flatMap((r) => (r.ok && r.value ? [{ file: r.file, request: describeRequest(baseUrl, token || 'none', r.value) }] : []));
+}
+
 export async function runSubmit(reports: readonly FileReport[], options: RunSubmitOptions): Promise<SubmitResult[]> {
   const now = options.now ?? (() => new Date());
   const items: SubmitItem[] = reports.flatMap((r) =>
@@ -62,13 +83,22 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   if (items.length > 0) {
     const journal = options.journal ?? (await Journal.open(options.home));
     let waiter: ResultWaiter | undefined = options.waiter;
-    const client = createServiceClient({
-      baseUrl: options.baseUrl,
-      token: options.token,
-      requestTimeoutMs: options.requestTimeoutMs,
-      connections: Math.max(1, Math.min(options.concurrency, 64)),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    });
+    let client;
+    try {
+      client = createServiceClient({
+        baseUrl: options.baseUrl,
+        token: options.token,
+        requestTimeoutMs: options.requestTimeoutMs,
+        connections: Math.max(1, Math.min(options.concurrency, 64)),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+      });
+    } catch (error) {
+      if (!options.journal) await journal.close();
+      if (error instanceof InvalidTokenError) {
+        throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${options.profile}\`.`);
+      }
+      throw error;
+    }
     try {
       if (options.wait && !waiter) {
         try {

@@ -1,4 +1,4 @@
-import type { RequestDescription } from '../service/client.js';
+import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { isSuccess } from '../domain/outcome.js';
@@ -32,6 +32,12 @@ export function renderTarget(io: Io, target: { profile: string; baseUrl: string;
 
 export function renderSaved(io: Io, path: string): void {
   io.stderr.write(`${createTheme(io).muted('saved the submission to')} ${path}\n`);
+}
+
+/** One line per retry the client makes (429, or a connection that never opened). */
+export function renderRetry(io: Io, info: RetryInfo): void {
+  const wait = info.delayMs < 1000 ? `${Math.round(info.delayMs)} ms` : `${(info.delayMs / 1000).toFixed(1)} s`;
+  renderNotice(io, `${info.error.message.replace(/\.$/, '')}; retrying in ${wait} (attempt ${info.attempt + 1} of ${info.maxAttempts})`);
 }
 
 export function renderNotice(io: Io, text: string): void {
