@@ -5,23 +5,13 @@
 import type { JournalEntry } from '../store/journal.js';
 import { isFinal } from '../webhook/watch-session.js';
 
-export interface SubmissionRecord {
-  ref: string;
-  file: string | null;
-  idProposta: string;
-  bodyHash: string;
-  profile: string;
-  baseUrl: string;
+type Line<K extends JournalEntry['kind']> = Extract<JournalEntry, { kind: K }>;
+
+/** A `submission` line, with its `answer` line and its result when the journal has them. */
+export interface SubmissionRecord extends Omit<Line<'submission'>, 'kind' | 'at'> {
   sentAt: string;
-  answer?: {
-    at: string;
-    outcome: string;
-    httpStatus: number | null;
-    idContrato: string | null;
-    erros: { codigo: string; msg: string }[];
-    message?: string;
-  };
-  result?: { at: string; outcome: string; status: string | null; reason: string | null };
+  answer?: Omit<Line<'answer'>, 'kind' | 'ref'>;
+  result?: Pick<Line<'result'>, 'at' | 'outcome' | 'status' | 'reason'>;
 }
 
 /** Every submission of the journal, oldest first, with its answer and result. */
