@@ -14,7 +14,7 @@ import { runSubmit } from './run-submit.js';
 import type { BatchProgress, SubmitResult } from './submit-batch.js';
 import { type FileReport, validateFiles } from './validate-files.js';
 
-export const DEMO_EXAMPLE = fileURLToPath(new URL('../../fixtures/valid/bank-and-pix.json', import.meta.url));
+const DEMO_EXAMPLE = fileURLToPath(new URL('../../fixtures/valid/bank-and-pix.json', import.meta.url));
 
 export interface DemoSteps {
   onValidated(report: FileReport): void;

@@ -6,7 +6,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
-export const HOME_MODE = 0o700;
+const HOME_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
 export interface HomePaths {

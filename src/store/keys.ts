@@ -151,16 +151,12 @@ export function defaultSettings(profile: string): Settings {
   };
 }
 
-export function isSettingKey(key: string): key is SettingKey {
+function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(specs, key);
 }
 
-export function isSecretKey(key: SettingKey): boolean {
+function isSecretKey(key: SettingKey): boolean {
   return specs[key].secret;
-}
-
-export function describeKey(key: SettingKey): string {
-  return specs[key].description;
 }
 
 /** The known key closest to `key`, when it is a plausible typo. */
@@ -178,7 +174,7 @@ export function assertSettingKey(key: string): SettingKey {
   const didYouMean = suggestion ? ` Did you mean "${suggestion}"?` : '';
   throw new UsageError(
     `Unknown setting "${key}".${didYouMean}`,
-    `Known settings: ${SETTING_KEYS.join(', ')}.`,
+    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(21)}${specs[k].description}`).join('\n')}`,
   );
 }
 

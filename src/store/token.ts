@@ -65,7 +65,7 @@ export function decodeJwtExpiry(token: string): Date | undefined {
   }
 }
 
-export const EXPIRY_WARNING_MS = 24 * 60 * 60 * 1000;
+const EXPIRY_WARNING_MS = 24 * 60 * 60 * 1000;
 
 export interface TokenExpiry {
   expiresAt: Date;

@@ -219,7 +219,7 @@ describe('config', () => {
 
   it.each([
     [['config', 'set', 'webhook.prot', '1'], 'Did you mean "webhook.port"?'],
-    [['config', 'get', 'nope'], 'Known settings: base-url'],
+    [['config', 'get', 'nope'], 'base-url             service base URL'],
     [['config', 'set', 'webhook.port', '99999'], 'Example: econsig config set webhook.port 4020'],
     [['config', 'set', 'base-url', 'ftp://x'], 'Example: econsig config set base-url https://'],
   ])('%j exits 2 with a clear message', async (args, text) => {

@@ -8,6 +8,7 @@ import {
   displayValue,
   maskSecret,
   parseSettingValue,
+  SETTING_KEYS,
   suggestKey,
   type SettingKey,
 } from '../../../src/store/keys.js';
@@ -91,7 +92,7 @@ describe('assertSettingKey', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as UsageError).message).not.toContain('Did you mean');
-      expect((e as UsageError).hint).toContain('base-url, webhook.port, webhook.host');
+      for (const key of SETTING_KEYS) expect((e as UsageError).hint).toMatch(new RegExp(`^ {4}${key.replace('.', '\\.')} +\\S`, 'm'));
       expect((e as UsageError).exitCode).toBe(2);
     }
   });
