@@ -1,7 +1,8 @@
 import type { Context, WatchInput } from '../cli.js';
-import { EconsigError, ExitCode, UsageError } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
 import { createWatchOutput } from '../ui/watch-output.js';
+import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { runWatchSession } from '../webhook/watch-session.js';
@@ -25,13 +26,6 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
   });
   return { ...listenerSettings(s), home: s.paths.home, waitTimeoutSeconds: s.values['wait-timeout'] };
 }
-
-const bindHints: Record<string, string> = {
-  EADDRINUSE: 'Is another `econsig watch` (or `submit --wait`) running? Stop it, or use --port 0 for a free port.',
-  EACCES: 'Ports below 1024 need privileges: pick another --port (default 4020), or --port 0.',
-  EADDRNOTAVAIL: '--host must be an address of this machine, e.g. 127.0.0.1.',
-  ENOTFOUND: '--host must be an address of this machine, e.g. 127.0.0.1.',
-};
 
 export async function run(input: WatchInput, ctx: Context): Promise<number> {
   if (input.timeout !== undefined && input.contract === undefined) {
@@ -66,13 +60,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
       onEvent: (event) => output.event(event),
     });
   } catch (error) {
-    if (error instanceof ListenError) {
-      throw new EconsigError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? 'bind failed'}.`, {
-        exitCode: ExitCode.usage,
-        hint: bindHints[error.code ?? ''] ?? 'Pick another --host/--port, or --port 0 for a free port.',
-        cause: error.cause,
-      });
-    }
+    if (error instanceof ListenError) throw cannotBind(settings.host, settings.port, error.code, error.cause, 'another --port, or --port 0 for a free one');
     throw error;
   }
 

@@ -3,12 +3,13 @@
  * (in input order, invalid files included). Opens the journal, the result waiter (before
  * any POST) and the HTTP client, and closes them however it ends.
  */
-import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
+import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { Journal, readJournal } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
+import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
 import { latestByProposal, submissionRecords } from './journal-view.js';
 import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
@@ -105,11 +106,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
           waiter = await startResultWaiter({ home: options.home, journal, ...options.wait });
         } catch (error) {
           if (!(error instanceof ListenError)) throw error;
-          throw new EconsigError(`--wait cannot start its listener: ${error.message}`, {
-            exitCode: ExitCode.usage,
-            hint: 'Another program holds that port. Use --listen with a free port that your webhook sender targets, or run `econsig watch` there and submit again.',
-            cause: error,
-          });
+          throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'another --listen port that your webhook sender targets');
         }
       }
       options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the journal of `econsig watch` at'} ${waiter.mode.url}` : undefined);

@@ -6,8 +6,8 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validateSubmission } from '../domain/validate.js';
-import { EconsigError, ExitCode, UsageError } from '../errors.js';
-import { hostForUrl, readBody } from '../webhook/http.js';
+import { UsageError } from '../errors.js';
+import { cannotBind, hostForUrl, readBody } from '../webhook/http.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
 import {
@@ -299,19 +299,7 @@ function sleep(ms: number): Promise<void> {
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
-      const reason =
-        error.code === 'EADDRINUSE'
-          ? `port ${port} on ${host} is already in use`
-          : error.code === 'EACCES'
-            ? `no permission to bind port ${port} on ${host}`
-            : error.message;
-      reject(
-        new EconsigError(`Cannot start the sandbox: ${reason}.`, {
-          exitCode: ExitCode.usage,
-          hint: 'Pick another port with --port, or --port 0 for a free one.',
-          cause: error,
-        }),
-      );
+      reject(cannotBind(host, port, error.code, error, 'another --port, or --port 0 for a free one'));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

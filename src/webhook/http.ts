@@ -3,6 +3,7 @@
  * servers on this machine).
  */
 import type { IncomingMessage } from 'node:http';
+import { EconsigError, ExitCode } from '../errors.js';
 
 /** Largest request body either server accepts (peer-clis.md §4.3 item 1; the sandbox's 413). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,5 +40,33 @@ export function readBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): 
     req.on('data', onData);
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     req.on('error', reject);
+  });
+}
+
+const bindReasons: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use',
+  EACCES: 'no permission to bind that port',
+  EADDRNOTAVAIL: 'that address is not one of this machine',
+  ENOTFOUND: 'that host name is unknown',
+};
+
+/**
+ * The operator's message when a server cannot bind, the same for `watch`, `submit --wait`
+ * and the sandbox: the reason in words and its code, and what to do (`retry` names the flag).
+ */
+export function cannotBind(host: string, port: number, code: string | undefined, cause: unknown, retry: string): EconsigError {
+  const reason = (code && bindReasons[code]) ?? 'the address cannot be bound';
+  const hint =
+    code === 'EADDRINUSE'
+      ? `Something else holds it (another econsig watch, submit --wait or sandbox?). Stop it, or use ${retry}.`
+      : code === 'EACCES'
+        ? `Ports below 1024 need privileges: use ${retry}.`
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+          ? '--host must be an address of this machine, e.g. 127.0.0.1.'
+          : `Use ${retry}.`;
+  return new EconsigError(`Cannot listen on ${hostForUrl(host)}:${port}: ${reason}${code ? ` (${code})` : ''}.`, {
+    exitCode: ExitCode.usage,
+    hint,
+    cause,
   });
 }

@@ -82,7 +82,7 @@ describe('econsig sandbox (built binary)', () => {
     try {
       const cli = startCli(['sandbox', '--port', String(listener.port)]);
       expect(await cli.exited).toBe(2);
-      expect(cli.stderr()).toContain(`port ${listener.port} on 127.0.0.1 is already in use`);
+      expect(cli.stderr()).toContain(`Cannot listen on 127.0.0.1:${listener.port}: the port is already in use (EADDRINUSE)`);
       expect(cli.lines).toEqual([]);
     } finally {
       await listener.close();

@@ -166,7 +166,7 @@ describe('econsig watch (built binary)', () => {
     try {
       const run = watch(['--port', String(port)]);
       expect(await run.exit).toBe(2);
-      expect(run.stderr()).toContain(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+      expect(run.stderr()).toContain(`Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`);
       expect(run.stderr()).toContain('--port 0');
       expect(run.stderr()).not.toContain('Ready!');
     } finally {

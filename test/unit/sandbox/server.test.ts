@@ -184,7 +184,7 @@ describe('sandbox: start and stop', () => {
     const error = await startSandbox({ port: first.port }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EconsigError);
     expect((error as EconsigError).exitCode).toBe(2);
-    expect((error as EconsigError).message).toContain(`port ${first.port}`);
+    expect((error as EconsigError).message).toContain(`127.0.0.1:${first.port}: the port is already in use`);
   });
 
   it('close() reports the results not delivered yet and stops answering', async () => {

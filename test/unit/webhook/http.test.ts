@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostForUrl as fromServer } from '../../../src/webhook/server.js';
-import { hostForUrl, MAX_BODY_BYTES, readBody } from '../../../src/webhook/http.js';
+import { cannotBind, hostForUrl, MAX_BODY_BYTES, readBody } from '../../../src/webhook/http.js';
 
 describe('hostForUrl', () => {
   it.each([
@@ -77,5 +77,24 @@ describe('readBody', () => {
     expect(MAX_BODY_BYTES).toBe(1024 * 1024);
     expect((await post(url, [Buffer.alloc(MAX_BODY_BYTES)])).status).toBe(200);
     expect((await post(url, [Buffer.alloc(MAX_BODY_BYTES + 1)])).status).toBe(413);
+  });
+});
+
+describe('cannotBind', () => {
+  it.each([
+    ['EADDRINUSE', /the port is already in use \(EADDRINUSE\)/, /Something else holds it/],
+    ['EACCES', /no permission/, /below 1024/],
+    ['EADDRNOTAVAIL', /not one of this machine/, /--host must be an address/],
+    [undefined, /cannot be bound\.$/, /^Use another --port/],
+  ])('%s', (code, message, hint) => {
+    const error = cannotBind('127.0.0.1', 4020, code, undefined, 'another --port');
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(/^Cannot listen on 127\.0\.0\.1:4020: /);
+    expect(error.message).toMatch(message);
+    expect(error.hint).toMatch(hint);
+  });
+
+  it('brackets an IPv6 host', () => {
+    expect(cannotBind('::1', 1, 'EADDRINUSE', undefined, 'x').message).toContain('[::1]:1');
   });
 });
