@@ -13,6 +13,8 @@ export interface ServiceErrorItem {
 
 const SNIPPET_LENGTH = 200;
 
+const MIN_REDACTED_LENGTH = 6;
+
 /**
  * Replace every occurrence of `token`, and anything shaped like a bearer credential, with
  * `[redacted]`. Use it on any text that could have passed near the Authorization header.
@@ -20,7 +22,9 @@ const SNIPPET_LENGTH = 200;
 export function redactToken(text: string, token: string | undefined): string {
   let out = text;
   const secret = token?.trim();
-  if (secret) out = out.split(secret).join('[redacted]');
+  // A token of a few characters would turn every word that contains them into "[redacted]"
+  // and protects nothing; real bearer tokens are long.
+  if (secret && secret.length >= MIN_REDACTED_LENGTH) out = out.split(secret).join('[redacted]');
   return out.replace(/(Bearer\s+)(?!\[redacted\])[^\s"',;]+/gi, '$1[redacted]');
 }
 

@@ -148,3 +148,10 @@ describe('transport errors', () => {
     expect(new TimeoutError('x', { phase, timeoutMs: 5 }).sent).toBe(sent);
   });
 });
+
+describe('redactToken and very short tokens', () => {
+  it('a token of a few characters does not mangle the words that contain it', () => {
+    expect(redactToken('connect ECONNREFUSED 127.0.0.1:4010', 't')).toBe('connect ECONNREFUSED 127.0.0.1:4010');
+    expect(redactToken('Authorization: Bearer t', 't')).toBe('Authorization: Bearer [redacted]');
+  });
+});
