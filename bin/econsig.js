@@ -12,10 +12,23 @@ if (typeof module.enableCompileCache === 'function') {
 }
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // Scripts call this often; it needs nothing but package.json.
+const only = args.length === 1 ? args[0] : undefined;
+// The two commonest requests need no commander (start-up within 1.3x of bare node): the
+// version from package.json, and the top-level help rendered at build time (80 columns,
+// so only where that fits; commander renders it otherwise).
+let cachedHelp;
+if ((only === '--help' || only === '-h') && (!process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80)) {
+  try {
+    cachedHelp = readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8');
+  } catch {
+    cachedHelp = undefined;
+  }
+}
+if (only === '--version' || only === '-V') {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
+} else if (cachedHelp !== undefined) {
+  process.stdout.write(cachedHelp);
 } else {
   const { main } = await import('../dist/cli.js');
   process.exitCode = await main(process.argv);

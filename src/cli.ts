@@ -316,6 +316,22 @@ export function buildProgram(
 // Running: lazy command import, signals, the one error boundary.
 // ---------------------------------------------------------------------------
 
+/** `econsig --help` exactly as commander prints it at 80 columns (scripts/render-help.mjs). */
+export function renderTopLevelHelp(): string {
+  let text = '';
+  const program = buildProgram(async () => 0, {
+    writeOut: (chunk) => {
+      text += chunk;
+    },
+    writeErr: () => undefined,
+  });
+  program.configureOutput({ getOutHelpWidth: () => HELP_COLUMNS, getErrHelpWidth: () => HELP_COLUMNS });
+  program.outputHelp();
+  return text;
+}
+
+export const HELP_COLUMNS = 80;
+
 const commandFiles: Record<CommandName, string> = {
   validate: './commands/validate.js',
   submit: './commands/submit.js',
