@@ -2,21 +2,16 @@
  * `econsig history` filters over a journal written by real submits, and `econsig demo`
  * (sandbox and listener in-process, no setup) through the built binary.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, cliEnv, freePort, parseSubmitJson, startCountedSandbox } from './submit-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { type CountedSandbox, cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
 
 let home: string;
-let cleanup: () => void;
 let sbx: CountedSandbox | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-});
-afterEach(async () => {
-  await sbx?.close();
+  ({ home } = scratch);
   sbx = undefined;
-  cleanup();
 });
 
 interface HistoryDoc {

@@ -2,27 +2,19 @@
  * A batch of 100 submissions through the built binary (a folder of files, --concurrency 8,
  * --report): all accepted, the JUnit XML agrees, and the journal holds every one.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, UUID, bankOnly, cliEnv, parseSubmitJson, startCountedSandbox, writeJson } from './submit-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { type CountedSandbox, UUID, bankOnly, cliEnv, parseSubmitJson, startCountedSandbox, writeJson, useScratch } from './submit-harness.js';
 
 let home: string;
-let cleanup: () => void;
 let dir: string;
 let sbx: CountedSandbox | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-  dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-batch-'));
-});
-afterEach(async () => {
-  await sbx?.close();
+  ({ home, dir } = scratch);
   sbx = undefined;
-  cleanup();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('submit: a batch of 100', () => {

@@ -4,12 +4,48 @@
  * sandbox never gives, free ports, fixture copies, and a check of the submit --json shape
  * (cli-contract.md, "Machine-readable output"). Needs `npx tsc -p .` first.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { repoRoot } from './run-cli.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { repoRoot, tempHome } from './run-cli.js';
+
+/** Every sandbox and stub started here, closed by useScratch's afterEach. */
+const open = new Set<{ close: () => Promise<void> }>();
+
+function tracked<T extends { close: () => Promise<void> }>(resource: T): T {
+  open.add(resource);
+  return resource;
+}
+
+export interface Scratch {
+  /** A fresh ECONSIG_HOME for each test. */
+  home: string;
+  /** A fresh folder for each test's files. */
+  dir: string;
+}
+
+/**
+ * Per test: a temporary ECONSIG_HOME and files folder, removed afterwards, and every
+ * sandbox and stub the test started, closed afterwards.
+ */
+export function useScratch(): Scratch {
+  const scratch: Scratch = { home: '', dir: '' };
+  let cleanup = (): void => undefined;
+  beforeEach(() => {
+    ({ home: scratch.home, cleanup } = tempHome());
+    scratch.dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-files-'));
+  });
+  afterEach(async () => {
+    for (const resource of [...open]) await resource.close();
+    open.clear();
+    cleanup();
+    rmSync(scratch.dir, { recursive: true, force: true });
+  });
+  return scratch;
+}
 
 type SandboxModule = typeof import('../../src/sandbox/server.js');
 export type Sandbox = Awaited<ReturnType<SandboxModule['startSandbox']>>;
@@ -36,7 +72,7 @@ export async function startCountedSandbox(options: Omit<SandboxOptions, 'port' |
       if (entry.event === 'request') log.push(entry);
     },
   });
-  return { sandbox, requests: () => log.length, log, close: async () => void (await sandbox.close()) };
+  return tracked({ sandbox, requests: () => log.length, log, close: async () => void (await sandbox.close()) });
 }
 
 /** Environment for the binary aimed at a base URL with a token (CI=1 and NO_COLOR=1 come from runCli). */
@@ -79,7 +115,7 @@ export async function startStub(handler: (req: IncomingMessage, res: ServerRespo
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return {
+  return tracked({
     url: `http://127.0.0.1:${port}`,
     requests: () => count,
     close: () =>
@@ -87,7 +123,7 @@ export async function startStub(handler: (req: IncomingMessage, res: ServerRespo
         server.close(() => resolve());
         server.closeAllConnections();
       }),
-  };
+  });
 }
 
 export function readFixture(name: string): Record<string, any> {

@@ -4,32 +4,23 @@
  * journal without sending (cli-contract.md exit 5 "refused by the local in-progress guard").
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, type Stub, UUID, bankOnly, cliEnv, parseSubmitJson, readFixture, startCountedSandbox, startStub, writeJson } from './submit-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { binPath, repoRoot, runCli } from './run-cli.js';
+import { type CountedSandbox, type Stub, UUID, bankOnly, cliEnv, parseSubmitJson, readFixture, startCountedSandbox, startStub, writeJson, useScratch } from './submit-harness.js';
 
 const BANK_AND_PIX = 'fixtures/valid/bank-and-pix.json'; // PROP-1001
 
 let home: string;
-let cleanup: () => void;
 let dir: string;
 let sbx: CountedSandbox | undefined;
 let stub: Stub | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-  dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-files-'));
-});
-afterEach(async () => {
-  await sbx?.close();
-  await stub?.close();
+  ({ home, dir } = scratch);
   sbx = undefined;
   stub = undefined;
-  cleanup();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function until(what: string, check: () => boolean, timeoutMs = 8_000): Promise<void> {

@@ -3,30 +3,19 @@
  * (retries counted at the server), and a server that always answers 429 gets exactly the
  * retry limit of requests, then exit 6 (cli-contract.md "Exit codes", retry.ts policy).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, type Stub, UUID, bankOnly, cliEnv, parseSubmitJson, startCountedSandbox, startStub, writeJson } from './submit-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { type CountedSandbox, type Stub, UUID, bankOnly, cliEnv, parseSubmitJson, startCountedSandbox, startStub, writeJson, useScratch } from './submit-harness.js';
 
 let home: string;
-let cleanup: () => void;
 let dir: string;
 let sbx: CountedSandbox | undefined;
 let stub: Stub | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-  dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-files-'));
-});
-afterEach(async () => {
-  await sbx?.close();
-  await stub?.close();
+  ({ home, dir } = scratch);
   sbx = undefined;
   stub = undefined;
-  cleanup();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('submit: 429', () => {

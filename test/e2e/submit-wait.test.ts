@@ -4,21 +4,16 @@
  * options"): approved exits 0, denied 8 with the reason, no result in time 9.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
-import { type CountedSandbox, cliEnv, freePort, parseSubmitJson, startCountedSandbox } from './submit-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { binPath, repoRoot, runCli } from './run-cli.js';
+import { type CountedSandbox, cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
 
 let home: string;
-let cleanup: () => void;
 let sbx: CountedSandbox | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-});
-afterEach(async () => {
-  await sbx?.close();
+  ({ home } = scratch);
   sbx = undefined;
-  cleanup();
 });
 
 /** A sandbox whose webhooks go to a free port, and the --listen value for that port. */

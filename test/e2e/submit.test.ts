@@ -3,11 +3,10 @@
  * per answer of the service (cli-contract.md "Exit codes"), each checking the exit code,
  * the --json document and, where it matters, stderr and how many requests arrived.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './run-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 import {
   type CountedSandbox,
   type Stub,
@@ -20,27 +19,20 @@ import {
   startCountedSandbox,
   startStub,
   writeJson,
+  useScratch,
 } from './submit-harness.js';
 
 const BANK_AND_PIX = 'fixtures/valid/bank-and-pix.json'; // PROP-1001, Maria, her own CPF key
 
 let home: string;
-let cleanup: () => void;
 let dir: string;
 let sbx: CountedSandbox | undefined;
 let stub: Stub | undefined;
-
+const scratch = useScratch(); // temp home and folder; every sandbox and stub closed after each test
 beforeEach(() => {
-  ({ home, cleanup } = tempHome());
-  dir = mkdtempSync(join(tmpdir(), 'econsig-e2e-files-'));
-});
-afterEach(async () => {
-  await sbx?.close();
-  await stub?.close();
+  ({ home, dir } = scratch);
   sbx = undefined;
   stub = undefined;
-  cleanup();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const env = (token?: string): Record<string, string | undefined> => cliEnv(home, sbx!.sandbox.url, token ?? sbx!.sandbox.token);
