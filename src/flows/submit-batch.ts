@@ -102,9 +102,12 @@ export interface BatchOptions {
   progress?: BatchProgress;
 }
 
-/** sha256 of the exact JSON sent: the journal's way to know "the same submission". */
-export function bodyHash(body: object): string {
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+/**
+ * sha256 of the exact JSON sent: the journal's way to know "the same submission". Takes
+ * the body, or the JSON text already made of it (the one that is sent).
+ */
+export function bodyHash(body: object | string): string {
+  return createHash('sha256').update(typeof body === 'string' ? body : JSON.stringify(body)).digest('hex');
 }
 
 function base(item: SubmitItem): Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'> {
@@ -205,11 +208,13 @@ function guardResult(item: SubmitItem, guard: Exclude<GuardState, { kind: 'free'
 
 type Prepared =
   | { kind: 'settled'; result: SubmitResult }
-  | { kind: 'ready'; ref: string; record: SubmissionRecord };
+  | { kind: 'ready'; ref: string; record: SubmissionRecord; payload: string };
 
 /** Guard, then the submission line, durable: what must hold before a POST may leave. */
 async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepared> {
-  const hash = bodyHash(item.body);
+  // Serialised once: hashed for the journal, and sent as is.
+  const payload = JSON.stringify(item.body);
+  const hash = bodyHash(payload);
   const guard = guardStateOf(options.latest.get(item.body.idProposta));
   if (guard.kind !== 'free' && !options.force) {
     // Re-running an interrupted batch: the very same submission was accepted already.
@@ -241,7 +246,7 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
     baseUrl: record.baseUrl,
   });
   options.latest.set(item.body.idProposta, record);
-  return { kind: 'ready', ref: record.ref, record };
+  return { kind: 'ready', ref: record.ref, record, payload };
 }
 
 const interrupted = (item: SubmitItem): SubmitResult =>
@@ -269,12 +274,12 @@ function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: Su
 }
 
 /** POST one prepared submission and turn the answer into a result. */
-async function send(item: SubmitItem, options: BatchOptions): Promise<SubmitResult> {
+async function send(item: SubmitItem, payload: string, options: BatchOptions): Promise<SubmitResult> {
   options.progress?.onSending?.(item);
   try {
     // The POST is not aborted by Ctrl-C: an answer in flight is worth waiting for, and
     // each exchange is bounded by the request timeout.
-    const accepted = await options.client.submit(item.body, { stopRetries: options.signal });
+    const accepted = await options.client.submit(payload, { stopRetries: options.signal });
     const partial = base(item);
     partial.httpStatus = accepted.status;
     partial.idContrato = accepted.idContrato;
@@ -378,7 +383,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       if (ready.kind === 'settled') {
         result = ready.result;
       } else {
-        result = await send(item, options);
+        result = await send(item, ready.payload, options);
         recordAnswer(ready, result, options, pendingWrites);
       }
       options.progress?.onAnswer?.(result);

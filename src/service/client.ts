@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { maskSecret } from '../redact.js';
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { Pool, request, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import {
   AbortedError,
   ConnectionError,
@@ -76,11 +76,12 @@ export interface ServiceClient {
   /** The full submission URL. */
   readonly url: string;
   /**
-   * POST one submission. Resolves only for a documented 202; otherwise throws a
+   * POST one submission (an object, or the JSON text already made of it, sent as is).
+   * Resolves only for a documented 202; otherwise throws a
    * ServiceError subclass, ConnectionError, TimeoutError or AbortedError, each with
    * `attempts` set. Retries only as ./retry.ts allows.
    */
-  submit(body: object, opts?: SubmitOptions): Promise<SubmitAccepted>;
+  submit(body: object | string, opts?: SubmitOptions): Promise<SubmitAccepted>;
   /** Close the own Pool (waits for requests in flight, at most about a second). */
   close(): Promise<void>;
 }
@@ -259,26 +260,39 @@ export function transportErrorOf(error: unknown, ctx: TransportContext): Transpo
   );
 }
 
-async function readText(body: Dispatcher.ResponseData['body'], timeoutMs: number): Promise<string> {
-  // bodyTimeout only bounds the gap between chunks; this bounds the whole body.
-  const timer = setTimeout(() => body.destroy(new BodyDeadline('body deadline')), timeoutMs);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      size += buf.length;
+/**
+ * The answer body as text, with a deadline on the whole body (bodyTimeout only bounds the
+ * gap between chunks) and a size cap. Plain stream events: an async iterator costs more
+ * than the tiny answers of a batch.
+ */
+function readText(body: Dispatcher.ResponseData['body'], timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (error: unknown, text?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error === undefined) resolve(text as string);
+      else reject(error);
+    };
+    const timer = setTimeout(() => body.destroy(new BodyDeadline('body deadline')), timeoutMs);
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      chunks.push(chunk);
       if (size > MAX_ANSWER_BYTES) {
-        chunks.push(buf);
         body.destroy();
-        throw new AnswerTooLarge(Buffer.concat(chunks).subarray(0, 512).toString('utf8'));
+        settle(new AnswerTooLarge(Buffer.concat(chunks).subarray(0, 512).toString('utf8')));
       }
-      chunks.push(buf);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    });
+    body.once('end', () => settle(undefined, (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')));
+    body.once('error', (error) => settle(error));
+    body.once('close', () => {
+      // After 'end' or 'error' this changes nothing; an Error (and its stack) only when it does.
+      if (!settled) settle(new Error('the answer body was closed before its end'));
+    });
+  });
 }
 
 /** Build the submission client. Throws InsecureTransportError / InvalidBaseUrlError for a bad base URL. */
@@ -312,6 +326,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         keepAliveTimeout: 2_000,
       });
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
+  const { origin, pathname: path } = new URL(url);
   const transport = { target, token, connectTimeoutMs, requestTimeoutMs };
   // A 429 pauses every submission of this client, not just the one that got it (peer-clis.md 4.2).
   let resumeAt = 0;
@@ -325,8 +340,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   async function exchange(payload: string, signal: AbortSignal | undefined): Promise<Omit<SubmitAccepted, 'attempts'>> {
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, {
-        dispatcher,
+      // The dispatcher's own request(): the top-level one parses the URL on every call.
+      response = await dispatcher.request({
+        origin,
+        path,
         method: 'POST',
         headers,
         body: payload,
@@ -364,10 +381,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     throw errorFromResponse({ status, body: text, headers: answerHeaders, token, now: now() });
   }
 
-  async function submit(body: object, opts: SubmitOptions = {}): Promise<SubmitAccepted> {
+  async function submit(body: object | string, opts: SubmitOptions = {}): Promise<SubmitAccepted> {
     const { signal } = opts;
     const stop = opts.stopRetries && signal ? AbortSignal.any([opts.stopRetries, signal]) : (opts.stopRetries ?? signal);
-    const payload = JSON.stringify(body);
+    const payload = typeof body === 'string' ? body : JSON.stringify(body);
     let attempt = 0;
     let waitedMs = 0;
     let ownDelay = 0;

@@ -121,6 +121,21 @@ export class Journal {
     const line = `${JSON.stringify(entry)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ line, resolve, reject });
+      this.schedulePump();
+    });
+  }
+
+  private pumpScheduled = false;
+
+  /**
+   * Pumps once the current synchronous run is over, so that the lines appended in it (an
+   * answer, then the next submission) share one write and one fdatasync.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
