@@ -30,6 +30,6 @@ if (only === '--version' || only === '-V') {
 } else if (cachedHelp !== undefined) {
   process.stdout.write(cachedHelp);
 } else {
-  const { main } = await import('../dist/cli.js');
+  const { main } = await import('../dist/bundle/cli.js');
   process.exitCode = await main(process.argv);
 }

@@ -4,7 +4,6 @@
  * `--help` and `--version` load nothing but commander. Typed inputs: cli-inputs.ts;
  * flag value parsers: cli-parsers.ts.
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type {
   CommandInputs,
@@ -20,6 +19,7 @@ import type {
 } from './cli-inputs.js';
 import { parseHost, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { EconsigError, ExitCode } from './errors.js';
+import { packageVersion } from './package-files.js';
 import { createIo, type Io } from './ui/io.js';
 
 export type * from './cli-inputs.js';
@@ -36,9 +36,6 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-function readVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
 
 /** Build the commander program. `dispatch` receives each command's typed input. */
 export function buildProgram(
@@ -62,7 +59,7 @@ export function buildProgram(
 
   program
     .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
-    .version(readVersion(), '-V, --version', 'print the version')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--profile <name>', 'settings profile to use (env ECONSIG_PROFILE)')
     .addOption(new Option('--base-url <url>', 'service base URL (env ECONSIG_BASE_URL)').argParser(parseUrl))
@@ -332,16 +329,18 @@ export function renderTopLevelHelp(): string {
 
 export const HELP_COLUMNS = 80;
 
-const commandFiles: Record<CommandName, string> = {
-  validate: './commands/validate.js',
-  submit: './commands/submit.js',
-  watch: './commands/watch.js',
-  sandbox: './commands/sandbox.js',
-  demo: './commands/demo.js',
-  auth: './commands/auth.js',
-  config: './commands/config.js',
-  history: './commands/history.js',
-  schema: './commands/schema.js',
+// Literal imports, one per command: each loads only when its command runs, and the build's
+// bundler can see (and split) every one of them.
+const commandModules: Record<CommandName, () => Promise<unknown>> = {
+  validate: () => import('./commands/validate.js'),
+  submit: () => import('./commands/submit.js'),
+  watch: () => import('./commands/watch.js'),
+  sandbox: () => import('./commands/sandbox.js'),
+  demo: () => import('./commands/demo.js'),
+  auth: () => import('./commands/auth.js'),
+  config: () => import('./commands/config.js'),
+  history: () => import('./commands/history.js'),
+  schema: () => import('./commands/schema.js'),
 };
 
 export interface MainOptions {
@@ -391,7 +390,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const mod = (await import(commandFiles[name])) as CommandModule<typeof name>;
+    const mod = (await commandModules[name]()) as CommandModule<typeof name>;
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
     result = await mod.run(input, ctx);
     return result;

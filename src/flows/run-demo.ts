@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
 import { Journal } from '../store/journal.js';
 import { startResultWaiter } from './result-waiter.js';
@@ -14,7 +14,7 @@ import { runSubmit } from './run-submit.js';
 import type { BatchProgress, SubmitResult } from './submit-batch.js';
 import { type FileReport, validateFiles } from './validate-files.js';
 
-const DEMO_EXAMPLE = fileURLToPath(new URL('../../fixtures/valid/bank-and-pix.json', import.meta.url));
+const DEMO_EXAMPLE = packageFile('fixtures', 'valid', 'bank-and-pix.json');
 
 export interface DemoSteps {
   onValidated(report: FileReport): void;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 
@@ -48,9 +48,9 @@ export type Catalogue = z.infer<typeof catalogueSchema>;
 export type CatalogueProposal = Catalogue['proposals'][number];
 export type CataloguePixKey = Catalogue['pixKeys'][number];
 
-/** Where the bundled catalogue sits: src/sandbox or dist/sandbox → ../../fixtures/sandbox. */
+/** The catalogue that ships with econsig (fixtures/sandbox/catalogue.json). */
 export function bundledCataloguePath(): string {
-  return fileURLToPath(new URL('../../fixtures/sandbox/catalogue.json', import.meta.url));
+  return packageFile('fixtures', 'sandbox', 'catalogue.json');
 }
 
 /**

@@ -3,7 +3,7 @@
  * speaks HTTP only: it throws the typed errors of ./errors.ts and leaves outcomes and exit
  * codes to the caller. One undici Pool per origin keeps connections alive across a batch.
  */
-import { createRequire } from 'node:module';
+import { packageVersion } from '../package-files.js';
 import { maskSecret } from '../redact.js';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
@@ -105,9 +105,7 @@ export interface RequestDescription {
 
 /** `econsig/<version>` from package.json. */
 export function defaultUserAgent(): string {
-  const require = createRequire(import.meta.url);
-  const { version } = require('../../package.json') as { version: string };
-  return `econsig/${version}`;
+  return `econsig/${packageVersion()}`;
 }
 
 function parseBaseUrl(baseUrl: string): URL {

@@ -2,7 +2,7 @@
  * The sandbox's log is its data: every line goes to stdout, one per request and per webhook
  * attempt (with --json, one JSON object each). Lines are plain and key=value so they grep well.
  */
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
@@ -45,9 +45,9 @@ function describeWebhook(e: WebhookLogEntry): string {
   return parts.join(' ');
 }
 
-/** The bundled valid example: src/ui or dist/ui → ../../fixtures/valid (as bundledCataloguePath). */
+/** The valid example that ships with econsig (fixtures/valid/pix-only.json). */
 function bundledExamplePath(): string {
-  return fileURLToPath(new URL('../../fixtures/valid/pix-only.json', import.meta.url));
+  return packageFile('fixtures', 'valid', 'pix-only.json');
 }
 
 /** One POSIX shell word, so a path with spaces can be pasted as is. */
