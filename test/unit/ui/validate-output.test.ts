@@ -1,0 +1,71 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/errors.js';
+import type { FileReport } from '../../../src/flows/validate-files.js';
+import { createIo } from '../../../src/ui/io.js';
+import { createValidationOutput } from '../../../src/ui/validate-output.js';
+
+function capture(json: boolean) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json });
+  return { io, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8') };
+}
+
+/** Reports with non-ASCII text, so chunk boundaries fall inside multi-byte characters too. */
+function reports(count: number): FileReport[] {
+  return Array.from({ length: count }, (_, i) => {
+    const ok = i % 7 !== 3;
+    return {
+      file: `lotes/São Paulo/proposta-${i}.json`,
+      ok,
+      errors: ok ? [] : [{ path: 'pessoa.endereco.cep', message: 'must be 8 digits, e.g. "01310100"' }],
+      warnings: i % 2 ? [{ path: 'pessoa.naturalidade', message: `accents composed (Unicode NFC): "Ribeira\u0303o" → "Ribeirão" ${i}` }] : [],
+      exitCode: ok ? ExitCode.ok : ExitCode.invalid,
+    };
+  });
+}
+
+describe('validate output, written as the reports come', () => {
+  it('--json is the contract document, byte for byte, across many chunks', async () => {
+    const all = reports(3_000); // about 500 KB: several 64 KiB chunks
+    const c = capture(true);
+    const output = createValidationOutput(c.io, { strict: false, total: all.length });
+    for (const r of all) output.add(r);
+    output.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    const expected = { ok: false, files: all.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })) };
+    expect(c.stdout()).toBe(`${JSON.stringify(expected)}\n`);
+    expect(c.stderr()).toBe('');
+  });
+
+  it('--json of one clean file says ok: true', async () => {
+    const c = capture(true);
+    const output = createValidationOutput(c.io, { strict: false, total: 1 });
+    output.add({ file: 'a.json', ok: true, errors: [], warnings: [], exitCode: ExitCode.ok });
+    output.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(JSON.parse(c.stdout())).toEqual({ ok: true, files: [{ file: 'a.json', ok: true, errors: [], warnings: [] }] });
+  });
+
+  it('text lists every problem of every file, then a summary that counts them all', async () => {
+    const all = reports(3_000);
+    const c = capture(false);
+    const output = createValidationOutput(c.io, { strict: false, total: all.length });
+    for (const r of all) output.add(r);
+    output.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = c.stderr().trimEnd().split('\n');
+    const invalid = all.filter((r) => !r.ok).length;
+    const warned = all.filter((r) => r.warnings.length > 0).length;
+    expect(lines.filter((l) => l.startsWith('✗ ')).length).toBe(invalid);
+    expect(lines.filter((l) => l.includes('error   pessoa.endereco.cep')).length).toBe(invalid);
+    expect(lines.filter((l) => l.includes('warning pessoa.naturalidade')).length).toBe(warned);
+    expect(lines.at(-1)).toBe(`3000 files: ${3000 - invalid} valid, ${invalid} invalid (${invalid} errors, ${warned} warnings)`);
+    expect(c.stdout()).toBe('');
+  });
+});
