@@ -97,18 +97,19 @@ export function cepMatchesUf(cep: string, uf: Uf): boolean {
   return region === undefined || region.includes(uf);
 }
 
-/** A real calendar date in ISO form `YYYY-MM-DD`. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A real calendar date in ISO form `YYYY-MM-DD` (proleptic Gregorian, as Date). */
 export function isRealIsoDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  // Arithmetic, not a Date: this runs on every file of a batch.
+  const digit = (at: number): number => value.charCodeAt(at) - 48;
+  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+  const month = digit(5) * 10 + digit(6);
+  const day = digit(8) * 10 + digit(9);
   if (month < 1 || month > 12 || day < 1) return false;
-  const date = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
-  date.setUTCFullYear(year, month - 1, day);
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
 /** The operator's calendar date of `now` as `YYYY-MM-DD` (local time zone). */

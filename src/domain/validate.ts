@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { localIsoDate } from './brazil.js';
+import { ASK_ZOD, compileFastAccept } from './fast-accept.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
 import { type Submission, submissionSchema } from './submission.js';
@@ -43,6 +44,15 @@ export function issuesFromZod(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message }));
 }
 
+const fastAccept = compileFastAccept(submissionSchema);
+
+/** zod's safeParse, through the fast path compiled from the same schema when it can vouch. */
+function parseSubmission(candidate: unknown): { success: true; data: Submission } | { success: false; error: z.ZodError } {
+  const accepted = fastAccept(candidate);
+  if (accepted !== ASK_ZOD) return { success: true, data: accepted as Submission };
+  return submissionSchema.safeParse(candidate);
+}
+
 /** Validate one parsed JSON document as a submission. */
 export function validateSubmission(input: unknown, options: ValidateOptions): ValidationResult {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -61,7 +71,7 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
       ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
       : normalizeSubmission(input as Record<string, unknown>);
 
-  const parsed = submissionSchema.safeParse(candidate);
+  const parsed = parseSubmission(candidate);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
   const rules = checkRules(candidate, localIsoDate(options.now));
   errors.push(...rules.errors);

@@ -163,6 +163,27 @@ describe('isRealIsoDate', () => {
     ['2024-02-29T00:00:00Z', false],
     ['', false],
   ])('%j → %s', (value, expected) => expect(isRealIsoDate(value)).toBe(expected));
+
+  it('agrees with Date on every day, month 0 to 13 and day 0 to 32, of years around every leap rule', () => {
+    const byDate = (value: string): boolean => {
+      const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+      if (m < 1 || m > 12 || d < 1) return false;
+      const date = new Date(0);
+      date.setUTCFullYear(y, m - 1, d);
+      return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+    };
+    const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+    const differ: string[] = [];
+    for (const year of [0, 1, 4, 100, 400, 1600, 1700, 1899, 1900, 1999, 2000, 2001, 2023, 2024, 2100, 2400, 9999]) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const value = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          if (isRealIsoDate(value) !== byDate(value)) differ.push(value);
+        }
+      }
+    }
+    expect(differ).toEqual([]);
+  });
 });
 
 describe('localIsoDate', () => {
