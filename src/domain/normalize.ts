@@ -5,14 +5,11 @@
  */
 import { z } from 'zod';
 import { isDdd, isValidCpf } from './brazil.js';
+import type { Issue } from './issue.js';
 import { suggest } from './suggest.js';
 import { type FieldPath, submissionSchema } from './submission.js';
 
-export interface Issue {
-  /** Dotted JSON path, e.g. `pessoa.endereco.cep`; `(root)` for the document itself. */
-  path: string;
-  message: string;
-}
+export type { Issue } from './issue.js';
 
 /** The field names the service defines, as a tree (leaf = null), read off the zod schema. */
 export type KeyTree = { readonly [key: string]: KeyTree | null };

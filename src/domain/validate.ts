@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { localIsoDate } from './brazil.js';
 import { ASK_ZOD, compileFastAccept } from './fast-accept.js';
+import { ROOT_PATH } from './issue.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
 import { type Submission, submissionSchema } from './submission.js';
@@ -27,7 +28,7 @@ export interface ValidateOptions {
   normalize?: boolean;
 }
 
-export const ROOT_PATH = '(root)';
+export { ROOT_PATH } from './issue.js';
 
 function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';

@@ -6,8 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
-import { ROOT_PATH } from '../domain/validate.js';
-import type { Issue } from '../domain/normalize.js';
+import { type Issue, ROOT_PATH } from '../domain/issue.js';
 
 /** A submission file is a small object; anything past this is a mistake, not a submission. */
 export const MAX_FILE_BYTES = 1024 * 1024;
