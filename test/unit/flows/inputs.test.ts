@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { FILE_PATH, MAX_FILE_BYTES, expandInputs, loadSource, parseDocument } from '../../../src/flows/inputs.js';
@@ -53,6 +53,18 @@ describe('expandInputs', () => {
   it('resolves against cwd and marks stdin with a null absolute path', () => {
     expect(expandInputs(['single.json'], root)).toEqual([{ file: 'single.json', absolute: join(root, 'single.json') }]);
     expect(expandInputs(['-'], root)).toEqual([{ file: '-', absolute: null }]);
+  });
+
+  it.each(['./batch/', 'batch//nested/../', '../' + 'REPLACED', '.'])('a folder typed as %s: every name is what path.join gives, absolute paths too', (typed) => {
+    const path = typed.includes('REPLACED') ? `../${basename(root)}/batch` : typed;
+    const cwd = typed === '.' ? join(root, 'batch') : root;
+    const sources = expandInputs([path], cwd);
+    expect(sources.length).toBeGreaterThan(3);
+    for (const source of sources) {
+      const rel = relative(resolve(cwd, path), source.absolute as string);
+      expect(source.file).toBe(join(path, rel));
+      expect(source.absolute).toBe(join(resolve(cwd, path), rel));
+    }
   });
 
   it.each([
