@@ -114,30 +114,36 @@ function compile(schema: z.core.$ZodType): Accept {
 function compileObject(schema: z.core.$ZodType): Accept {
   const { def } = internals(schema);
   if (def.catchall !== undefined) throw new Unsupported('object with catchall');
-  const fields = Object.entries(def.shape ?? {}).map(([key, child]) => {
+  // Parallel arrays and an index loop: this runs four times per file, mostly not yet optimised.
+  const keys: string[] = [];
+  const optional: boolean[] = [];
+  const accepts: Accept[] = [];
+  for (const [key, child] of Object.entries(def.shape ?? {})) {
     const zod = internals(child);
     // Only the two shapes of this schema: required, or optional in and out.
-    const optional = zod.optin === 'optional' && zod.optout === 'optional';
-    if (!optional && (zod.optin !== undefined || zod.optout !== undefined)) throw new Unsupported(`field ${key}`);
-    return { key, optional, accept: compile(child) };
-  });
+    const isOptional = zod.optin === 'optional' && zod.optout === 'optional';
+    if (!isOptional && (zod.optin !== undefined || zod.optout !== undefined)) throw new Unsupported(`field ${key}`);
+    keys.push(key);
+    optional.push(isOptional);
+    accepts.push(compile(child));
+  }
   const checks = checksOf(schema);
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return ASK_ZOD;
     const input = value as Record<string, unknown>;
     // As zod builds it: the shape's keys in the shape's order, unknown keys left out.
     const output: Record<string, unknown> = {};
-    for (const { key, optional, accept } of fields) {
-      const present = key in input;
-      if (!present) {
-        if (optional) continue;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (!(key in input)) {
+        if (optional[i]) continue;
         return ASK_ZOD;
       }
-      const accepted = accept(input[key]);
+      const accepted = (accepts[i] as Accept)(input[key]);
       if (accepted === ASK_ZOD) return ASK_ZOD;
       output[key] = accepted;
     }
-    return passes(checks, output) ? output : ASK_ZOD;
+    return checks.length === 0 || passes(checks, output) ? output : ASK_ZOD;
   };
 }
 

@@ -7,13 +7,16 @@ import { bankName } from './banks.js';
 import type { Issue } from './normalize.js';
 import { BANK_FIELDS } from './submission.js';
 
-function at(value: unknown, ...keys: string[]): unknown {
-  let node = value;
-  for (const key of keys) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
+function child(node: unknown, key: string): unknown {
+  return typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+}
+
+/** The value at a path of one to three keys, or undefined (fixed arity: this runs per file). */
+function at(value: unknown, a: string, b?: string, c?: string): unknown {
+  const first = child(value, a);
+  if (b === undefined) return first;
+  const second = child(first, b);
+  return c === undefined ? second : child(second, c);
 }
 
 const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';

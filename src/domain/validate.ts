@@ -54,6 +54,19 @@ function parseSubmission(candidate: unknown): { success: true; data: Submission 
   return submissionSchema.safeParse(candidate);
 }
 
+let lastTime = Number.NaN;
+let lastToday = '';
+
+/** localIsoDate, once per clock reading: a batch passes the same `now` for every file. */
+function todayOf(now: Date): string {
+  const time = now.getTime();
+  if (time !== lastTime) {
+    lastTime = time;
+    lastToday = localIsoDate(now);
+  }
+  return lastToday;
+}
+
 /** Validate one parsed JSON document as a submission. */
 export function validateSubmission(input: unknown, options: ValidateOptions): ValidationResult {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -74,7 +87,7 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
 
   const parsed = parseSubmission(candidate);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
-  const rules = checkRules(candidate, localIsoDate(options.now));
+  const rules = checkRules(candidate, todayOf(options.now));
   errors.push(...rules.errors);
   if (options.normalize !== false) warnings.push(...rules.warnings);
 
