@@ -46,8 +46,11 @@ const stripPunctuation =
     return stripped !== value ? { value: stripped, note: `${what} stripped of punctuation` } : undefined;
   };
 
+const ASCII_CAPITALS = /^[A-Z_]*$/;
+
+// Nearly every value is already in capitals: say so without making an upper-cased copy.
 const upperCase: FieldNormalizer = (value) =>
-  value.toUpperCase() !== value ? { value: value.toUpperCase(), note: 'upper-cased' } : undefined;
+  !ASCII_CAPITALS.test(value) && value.toUpperCase() !== value ? { value: value.toUpperCase(), note: 'upper-cased' } : undefined;
 
 /** Spaces, brackets and hyphens out; +55 added to a 10- or 11-digit number with a real DDD. */
 export function normalizePhone(value: string): { value: string; note: string } | undefined {
@@ -83,6 +86,7 @@ const FOLDED_ESTADO_CIVIL = /[\u0300-\u036f]/g;
 const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
   'pessoa.telefone': normalizePhone,
   'pessoa.estadoCivil': (value) => {
+    if (ASCII_CAPITALS.test(value)) return undefined; // folding would change nothing
     const folded = value
       .normalize('NFD')
       .replace(FOLDED_ESTADO_CIVIL, '')
@@ -156,6 +160,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A known field, compiled once: its path, its rewrite, and its children by name. */
 interface FieldNode {
   readonly path: string;
+  /** A payout field: empty means absent (service-api.md 2.5 rule 1). */
+  readonly emptyIsAbsent: boolean;
+  /** The one optional field a null is dropped from. */
+  readonly nullIsAbsent: boolean;
   readonly rewrite: FieldNormalizer | undefined;
   readonly children: ReadonlyMap<string, FieldNode> | undefined;
   readonly childNames: readonly string[];
@@ -163,7 +171,14 @@ interface FieldNode {
 
 function compile(tree: KeyTree | null, path: string): FieldNode {
   const children = tree ? new Map(Object.entries(tree).map(([key, child]) => [key, compile(child, path ? `${path}.${key}` : key)])) : undefined;
-  return { path, rewrite: normalizers[path as FieldPath], children, childNames: tree ? Object.keys(tree) : [] };
+  return {
+    path,
+    emptyIsAbsent: path.startsWith('contaBancaria.'),
+    nullIsAbsent: path === 'pessoa.endereco.complemento',
+    rewrite: normalizers[path as FieldPath],
+    children,
+    childNames: tree ? Object.keys(tree) : [],
+  };
 }
 
 const root = compile(submissionKeys, '');
@@ -190,11 +205,11 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
         warnings.push({ path: child.path, message: `${changed.notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
       }
     }
-    if (value === '' && child.path.startsWith('contaBancaria.')) {
+    if (value === '' && child.emptyIsAbsent) {
       // Payout fields are optional one by one (service-api.md 2.5 rule 1): empty means absent,
       // and the either/or rule then says what is missing.
       warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
-    } else if (value === null && child.path === 'pessoa.endereco.complemento') {
+    } else if (value === null && child.nullIsAbsent) {
       warnings.push({ path: child.path, message: 'null complemento left out (the field is optional)' });
     } else {
       out[key] = value;
