@@ -90,6 +90,46 @@ async function autocannonRate(dir, bodies, connections) {
   }
 }
 
+// The ceiling of a client in Node on this machine: an undici Pool posting the same files
+// (read and parsed, not validated, no journal) in a fresh process, as econsig does.
+const BARE_POOL = `
+const { Pool } = require(process.argv[1]);
+const fs = require('node:fs');
+const [, , dir, baseUrl, token, c] = process.argv;
+const start = performance.now();
+const bodies = fs.readdirSync(dir).sort().map((name) => JSON.stringify(JSON.parse(fs.readFileSync(dir + '/' + name, 'utf8'))));
+const pool = new Pool(baseUrl, { connections: Number(c), pipelining: 1 });
+let next = 0;
+let accepted = 0;
+let sendStart;
+async function worker() {
+  while (next < bodies.length) {
+    const body = bodies[next++];
+    const res = await pool.request({ path: '/api/v1/e-consignado/contratos', method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token }, body });
+    await res.body.text();
+    if (res.statusCode === 202) accepted++;
+  }
+}
+sendStart = performance.now();
+Promise.all(Array.from({ length: Number(c) }, worker)).then(async () => {
+  const end = performance.now();
+  await pool.close();
+  console.log(JSON.stringify({ accepted, sendMs: end - sendStart, ms: end - start }));
+});
+`;
+
+async function barePoolRate(dir, concurrency) {
+  const sandbox = await startSandboxProcess(dir);
+  try {
+    const r = runNode(['-e', BARE_POOL, join(root, 'node_modules/undici/index.js'), join(dir, 'files'), sandbox.baseUrl, sandbox.token, String(concurrency)], { stdout: 'pipe' });
+    const out = JSON.parse(r.stdout);
+    if (out.accepted !== COUNT) throw new Error(`bare Pool: only ${out.accepted}/${COUNT} accepted`);
+    return { rate: COUNT / (r.ms / 1000), sendRate: COUNT / (out.sendMs / 1000) };
+  } finally {
+    await sandbox.stop();
+  }
+}
+
 async function econsigRate(dir, concurrency) {
   const sandbox = await startSandboxProcess(dir);
   const home = mkdtempSync(join(tmpdir(), 'econsig-bench-'));
@@ -122,10 +162,15 @@ export async function benchSubmit({ runs = 3 } = {}) {
     const ours = [];
     const sending = [];
     const theirs = [];
+    const bare = [];
+    const bareSending = [];
     const rss = [];
     let journalLines = 0;
     for (let i = 0; i < runs; i++) {
       theirs.push(await autocannonRate(dir, bodies, c));
+      const b = await barePoolRate(dir, c);
+      bare.push(b.rate);
+      bareSending.push(b.sendRate);
       const r = await econsigRate(dir, c);
       ours.push(r.rate);
       sending.push(r.sendRate);
@@ -139,6 +184,8 @@ export async function benchSubmit({ runs = 3 } = {}) {
       ratio: median(ours) / median(theirs),
       sending: median(sending),
       sendRatio: median(sending) / median(theirs),
+      bare: median(bare),
+      bareSending: median(bareSending),
       rssMiB: Math.max(...rss),
       journalLines,
     });
@@ -150,11 +197,15 @@ export function printSubmit(rows) {
   console.log(`\n## submit: ${COUNT} submissions, whole process (start-up, validation, journal with fdatasync), median of runs`);
   console.log(
     table([
-      ['concurrency', 'autocannon req/s', 'econsig whole process /s', 'ratio', 'send phase /s', 'ratio', 'peak RSS MiB', 'journal lines'],
-      ...rows.map((r) => [r.concurrency, r.autocannon.toFixed(0), r.econsig.toFixed(0), r.ratio.toFixed(2), r.sending.toFixed(0), r.sendRatio.toFixed(2), r.rssMiB.toFixed(1), r.journalLines]),
+      ['concurrency', 'autocannon req/s', 'econsig whole process /s', 'ratio', 'send phase /s', 'ratio', 'peak RSS MiB', 'journal lines', 'bare Pool whole /s', 'ratio', 'bare Pool sending /s', 'ratio'],
+      ...rows.map((r) => [
+        r.concurrency, r.autocannon.toFixed(0), r.econsig.toFixed(0), r.ratio.toFixed(2), r.sending.toFixed(0), r.sendRatio.toFixed(2), r.rssMiB.toFixed(1), r.journalLines,
+        r.bare.toFixed(0), (r.bare / r.autocannon).toFixed(2), r.bareSending.toFixed(0), (r.bareSending / r.autocannon).toFixed(2),
+      ]),
     ]),
   );
   console.log('whole process = start-up + validating 5,000 files + sending; send phase = first journal line to last (from the journal).');
+  console.log('bare Pool = undici Pool posting the same files, read and parsed but not validated, no journal: the ceiling of a Node client here.');
   console.log('goal: at concurrency 8, >= 0.3x autocannon with the journal on, < 150 MiB');
 }
 
