@@ -2,17 +2,6 @@
 // Node 22.1+ can cache compiled code between runs; Node 20 has no such API.
 import module from 'node:module';
 import { readFileSync } from 'node:fs';
-import v8 from 'node:v8';
-
-// A run of econsig allocates a lot and keeps little (10,000 files validated one at a time).
-// V8 would still double its young generation (to 2 x 16 MiB semi-spaces) as soon as module
-// loading keeps some objects alive; growth factor 1 keeps it at its starting size. Measured
-// on Node 20: validate of 10,000 files 107 -> 78 MiB, submit of 5,000 149 -> 120 MiB, with
-// no loss of speed. The flag is read at each collection, so setting it here takes effect;
-// Node 22 and 24 know it too. Left alone when the operator tunes the heap themselves.
-if (!/semi-space/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`)) {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-}
 
 if (typeof module.enableCompileCache === 'function') {
   try {

@@ -19,6 +19,7 @@ import type {
 } from './cli-inputs.js';
 import { parseHost, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { EconsigError, ExitCode } from './errors.js';
+import { holdYoungGeneration } from './heap.js';
 import { packageVersion } from './package-files.js';
 import { createIo, type Io } from './ui/io.js';
 
@@ -391,6 +392,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
+    holdYoungGeneration();
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
     result = await mod.run(input, ctx);
     return result;
