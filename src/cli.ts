@@ -37,7 +37,6 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-
 /** Build the commander program. `dispatch` receives each command's typed input. */
 export function buildProgram(
   dispatch: Dispatch,
