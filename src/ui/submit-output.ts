@@ -60,13 +60,14 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
 
 /**
  * Progress while a batch runs. On a terminal a spinner (ora, loaded only then) counts
- * what is in flight; otherwise one plain line per answer and per result.
+ * what is in flight; otherwise one plain line per answer and per result. With --json the
+ * results are the document on stdout: only the spinner, on stderr, and only on a terminal.
  */
 export async function createSubmitProgress(io: Io, total: number): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
   let answered = 0;
   let waiting = 0;
-  if (io.json) return { stop: () => undefined };
+  if (io.json && !io.canAnimate) return { stop: () => undefined };
   const print = (lines: string[]): void => {
     io.stderr.write(`${lines.join('\n')}\n`);
   };
@@ -84,8 +85,10 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
     total > 1 ? `${answered}/${total} answered${waiting ? `, waiting for ${waiting} result${waiting === 1 ? '' : 's'}` : ''}` : waiting ? 'waiting for the approval result (webhook)…' : 'sending…';
   spinner.start(status());
   const above = (lines: string[]): void => {
-    spinner.clear();
-    io.stderr.write(`${lines.join('\n')}\n`);
+    if (!io.json) {
+      spinner.clear();
+      io.stderr.write(`${lines.join('\n')}\n`);
+    }
     spinner.text = status();
     spinner.render();
   };

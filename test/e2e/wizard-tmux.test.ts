@@ -1,13 +1,15 @@
 /**
- * The wizard as a clerk meets it: the built binary in a real pseudo-terminal (tmux), typed at
- * key by key, submitting to the sandbox. Needs `npm run build` and tmux (.ci/run installs it).
+ * submit as people meet it in a terminal: the built binary in a real pseudo-terminal (tmux).
+ * The wizard typed at key by key, the confirmation before sending elsewhere, and the progress
+ * count of a --json batch. Needs `npm run build` and tmux (.ci/run installs it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as SandboxModule from '../../src/sandbox/server.js';
 import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
+import { bankOnly, parseSubmitJson, writeJson } from './submit-harness.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,7 +56,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe('econsig submit: the wizard in a terminal (built binary)', () => {
+describe('econsig submit in a terminal: the wizard, the confirmation, the progress (built binary)', () => {
   it.skipIf(!hasTmux)('types a whole Pix submission in tmux and sees the sandbox accept it (202)', async () => {
     const { startSandbox } = (await import(join(repoRoot, 'dist', 'sandbox', 'server.js'))) as typeof SandboxModule;
     const sandbox = await startSandbox({ port: 0, delayMs: 200 });
@@ -155,6 +157,34 @@ describe('econsig submit: the wizard in a terminal (built binary)', () => {
     expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('2');
     expect(term.pane(true)).toContain('Nothing was sent.');
     expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+  }, 30_000);
+
+  it.skipIf(!hasTmux)('submit --json on a terminal: a running count on stderr, and stdout the document alone', async () => {
+    // 60 ms per answer, one at a time: the batch lasts about 1.2 s, long enough to be seen.
+    const { startSandbox } = (await import(join(repoRoot, 'dist', 'sandbox', 'server.js'))) as typeof SandboxModule;
+    const sandbox = await startSandbox({ port: 0, delayMs: 60_000, latencyMs: 60 });
+    cleanups.push(() => sandbox.close());
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const folder = join(home, 'batch');
+    mkdirSync(folder);
+    for (let i = 0; i < 20; i++) writeJson(folder, `PROP-${2001 + i}.json`, bankOnly(`PROP-${2001 + i}`));
+    const exitFile = join(home, 'exit-code');
+    const output = join(home, 'out.json');
+    const script = join(home, 'run.sh');
+    const assignments = [`PATH='${process.env.PATH ?? '/usr/bin:/bin'}'`, `HOME='${home}'`, "TERM='xterm-256color'", "NO_COLOR='1'", `ECONSIG_HOME='${home}'`, `ECONSIG_TOKEN='${sandbox.token}'`, `ECONSIG_BASE_URL='${sandbox.url}'`];
+    writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit '${folder}' --concurrency 1 --json > '${output}'\necho $? > '${exitFile}'\nsleep 600\n`);
+    const term = startTmux(`sh '${script}'`);
+    cleanups.push(() => term.kill());
+    const screen = await term.waitFor('/20 answered');
+    expect(screen).toMatch(/\b\d+\/20 answered/);
+    const end = Date.now() + 15_000;
+    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('0');
+    // The spinner is gone at the end, and never reached stdout.
+    expect(term.pane()).not.toContain('answered');
+    const doc = parseSubmitJson(readFileSync(output, 'utf8'));
+    expect(doc.results.map((r) => r.outcome)).toEqual(Array(20).fill('accepted'));
   }, 30_000);
 
   it('without a terminal the wizard never starts: exit 2, and the message says to pass --file', async () => {
