@@ -12,8 +12,16 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
+/**
+ * V8 versions known to have the flag: those of Node 20 (11.3), 22 (12.4) and 24 (13.6). V8
+ * prints "unrecognized flag" on stderr for one it does not know, so a later V8 is left alone
+ * until it has been checked.
+ */
+const LAST_V8_CHECKED = 13;
+
 /** Stop the young generation growing, unless the operator set the heap on the command line. */
 export function holdYoungGeneration(): void {
+  if (Number(process.versions.v8.split('.')[0]) > LAST_V8_CHECKED) return;
   if (/semi-space/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`)) return;
   setFlagsFromString('--semi-space-growth-factor=1');
 }

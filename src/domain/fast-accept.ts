@@ -60,6 +60,11 @@ function checksOf(schema: z.core.$ZodType): Check[] {
   return list;
 }
 
+/** Checks attached to the schema itself (or the schema being a check). */
+function hasOwnChecks(zod: Internals): boolean {
+  return (zod.def.checks?.length ?? 0) > 0 || zod.traits.has('$ZodCheck');
+}
+
 // One payload for every check call: a check that passes leaves it as it was.
 const scratch: Payload = { value: undefined, issues: [] };
 
@@ -93,10 +98,14 @@ function compile(schema: z.core.$ZodType): Accept {
       return (value) => (values.has(value) && passes(checks, value) ? value : ASK_ZOD);
     }
     case 'optional': {
+      // A check on the wrapper itself (`.optional().refine(...)`) also runs on undefined: not followed.
+      if (hasOwnChecks(zod)) throw new Unsupported('checks on an optional');
       const inner = compile(def.innerType as z.core.$ZodType);
       return (value) => (value === undefined ? undefined : inner(value));
     }
     case 'pipe': {
+      // A codec is a pipe that transforms; checks on the pipe itself are not followed either.
+      if (zod.traits.has('$ZodCodec') || 'transform' in def || hasOwnChecks(zod)) throw new Unsupported('codec or checks on a pipe');
       const first = compile(def.in as z.core.$ZodType);
       const then = compile(def.out as z.core.$ZodType);
       return (value) => {

@@ -127,6 +127,27 @@ describe('the fast path compiled from the zod schema', () => {
     expect(Object.keys(fast(shuffled) as object)).toEqual(['idProposta', 'pessoa', 'contaBancaria']);
   });
 
+  it('never vouches past a check on an optional or a pipe, nor through a codec (zod decides those)', () => {
+    const upper = z.codec(z.string(), z.string(), { decode: (v) => v.toUpperCase(), encode: (v) => v.toLowerCase() });
+    const cases: Array<[string, z.core.$ZodType, unknown[]]> = [
+      ['pipe().refine', z.string().pipe(z.string()).refine((v) => v !== 'x'), ['x', 'y']],
+      ['optional().refine', z.string().optional().refine((v) => v !== 'x'), ['x', 'y', undefined]],
+      ['codec', upper, ['abc']],
+      ['object with optional().check in its shape', z.object({ a: z.string().optional().check((ctx) => void (ctx.value === 'x' && ctx.issues.push({ code: 'custom', message: 'no x', input: ctx.value }))) }), [{ a: 'x' }, { a: 'y' }, {}]],
+    ];
+    const wrong: string[] = [];
+    for (const [name, schema, values] of cases) {
+      const accept = compileFastAccept(schema);
+      for (const value of values) {
+        const answer = accept(value);
+        if (answer === ASK_ZOD) continue;
+        const zod = z.safeParse(schema, value);
+        if (!zod.success || JSON.stringify(zod.data) !== JSON.stringify(answer)) wrong.push(`${name} ${JSON.stringify(value)}: fast ${JSON.stringify(answer)}, zod ${zod.success ? JSON.stringify(zod.data) : 'rejects'}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('declines every value of a schema it cannot follow (a transform, a number, a catch-all)', () => {
     for (const schema of [z.string().trim(), z.number(), z.object({ a: z.string() }).catchall(z.string()), z.string().default('x')]) {
       const declined = compileFastAccept(schema);
