@@ -41,8 +41,8 @@ export async function submissionFromWizard(input: SubmitInput, ctx: Context, opt
     io: ctx.io,
     lang: wizardLang(input.lang, ctx.env),
     now: options.now,
-    ...(prefill === undefined ? {} : { prefill }),
-    ...(input.save === undefined ? {} : { savePath: input.save }),
+    prefill,
+    savePath: input.save,
   });
   if (result.action !== 'submit') return null;
   // --save writes the built submission whatever the clerk chose (cli-contract.md).

@@ -63,8 +63,8 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       path: options.path,
       journal: options.journal,
       known: knownDeliveries(options.home),
-      ...(options.secret === undefined ? {} : { secret: options.secret }),
-      ...(options.extractOptions === undefined ? {} : { extractOptions: options.extractOptions }),
+      secret: options.secret,
+      extractOptions: options.extractOptions,
       onEvent: (event) => {
         if (event.kind !== 'delivery' || event.idContrato === null || !isFinal(event.outcome)) return;
         const { idContrato, outcome, status, reason } = event;

@@ -297,6 +297,7 @@ function readText(body: Dispatcher.ResponseData['body'], timeoutMs: number): Pro
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   assertSafeTransport(options.baseUrl);
   const url = contractsUrl(options.baseUrl);
+  const { origin, pathname: path } = new URL(url);
   const target = displayUrl(parseBaseUrl(options.baseUrl));
   const token = options.token;
   // undici would refuse the header later as if the request had failed in flight.
@@ -312,7 +313,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const headers = requestHeaders(`Bearer ${token}`, options.userAgent ?? defaultUserAgent());
   const ownPool = options.dispatcher
     ? undefined
-    : new Pool(new URL(url).origin, {
+    : new Pool(origin, {
         connections: options.connections ?? 8,
         // One request per connection at a time: a pipelined POST behind a failed one is ambiguous.
         pipelining: 1,
@@ -324,7 +325,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         keepAliveTimeout: 2_000,
       });
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
-  const { origin, pathname: path } = new URL(url);
   const transport = { target, token, connectTimeoutMs, requestTimeoutMs };
   // A 429 pauses every submission of this client, not just the one that got it (peer-clis.md 4.2).
   let resumeAt = 0;

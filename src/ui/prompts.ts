@@ -81,6 +81,8 @@ async function guard<T>(ask: () => Promise<T>): Promise<T> {
 /** The real prompts on the terminal of `io`; each package is imported on first use. */
 export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: string) => string = (t) => t): WizardPrompts {
   const context = { input: io.stdin, output: io.stderr };
+  // The keys line under a list, in the wizard's words.
+  const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
   return {
     input: (options) =>
       guard(async () => {
@@ -112,7 +114,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
             choices: options.choices,
             default: options.default,
             pageSize: 12,
-            ...(options.help ? { theme: { style: { keysHelpTip: () => dim(options.help ?? '') } } } : {}),
+            ...helpTip(options.help),
           },
           context,
         );
@@ -126,7 +128,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
             source: (term) => options.source(term ?? ''),
             default: options.default,
             pageSize: 8,
-            ...(options.help ? { theme: { style: { keysHelpTip: () => dim(options.help ?? '') } } } : {}),
+            ...helpTip(options.help),
           },
           context,
         );

@@ -56,6 +56,35 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * `econsig <args>` (a shell fragment) in a tmux pane, from the repository, with a clean
+ * environment: env -i, so the pane does not inherit CI from the test run (the wizard would
+ * refuse to start). Its exit code lands in `exitFile`; `waitExit` waits for it.
+ */
+function runInTerminal(home: string, service: { token: string; baseUrl: string }, args: string) {
+  const exitFile = join(home, 'exit-code');
+  const script = join(home, 'run.sh');
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'en_US.UTF-8',
+    NO_COLOR: '1',
+    ECONSIG_HOME: home,
+    ECONSIG_TOKEN: service.token,
+    ECONSIG_BASE_URL: service.baseUrl,
+  };
+  const assignments = Object.entries(env).map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
+  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\necho $? > '${exitFile}'\nsleep 600\n`);
+  const term = startTmux(`sh '${script}'`);
+  cleanups.push(() => term.kill());
+  const waitExit = async (ms: number): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+  };
+  return { term, exitFile, waitExit };
+}
+
 describe('econsig submit in a terminal: the wizard, the confirmation, the progress (built binary)', () => {
   it.skipIf(!hasTmux)('types a whole Pix submission in tmux and sees the sandbox accept it (202)', async () => {
     const { startSandbox } = (await import(join(repoRoot, 'dist', 'sandbox', 'server.js'))) as typeof SandboxModule;
@@ -64,26 +93,7 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
 
-    // env -i: the pane must not inherit CI from the test run, or the wizard would refuse to start.
-    const exitFile = join(home, 'exit-code');
-    const script = join(home, 'run.sh');
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      TERM: 'xterm-256color',
-      LANG: 'en_US.UTF-8',
-      NO_COLOR: '1',
-      ECONSIG_HOME: home,
-      ECONSIG_TOKEN: sandbox.token,
-      ECONSIG_BASE_URL: sandbox.url,
-    };
-    const assignments = Object.entries(env).map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
-    writeFileSync(
-      script,
-      `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit --yes\necho $? > '${exitFile}'\nsleep 600\n`,
-    );
-    const term = startTmux(`sh '${script}'`);
-    cleanups.push(term.kill);
+    const { term, exitFile, waitExit } = runInTerminal(home, { token: sandbox.token, baseUrl: sandbox.url }, 'submit --yes');
 
     await term.answer('Proposal id', 'PROP-1001');
     await term.answer('City of birth', 'São Paulo');
@@ -125,8 +135,7 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     expect(summary).toMatch(/Marital status\s+estadoCivil\s+CASADO \(Married\)/);
     term.keys('Enter'); // Submit
 
-    const end = Date.now() + 15_000;
-    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    await waitExit(15_000);
     const screen = term.pane(true);
     expect(existsSync(exitFile), `the command did not finish; the terminal shows:\n${screen}`).toBe(true);
     expect(readFileSync(exitFile, 'utf8').trim(), screen).toBe('0');
@@ -140,20 +149,14 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
   it.skipIf(!hasTmux)('a file to a service that is not this machine asks first; "n" sends nothing (exit 2)', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
-    const exitFile = join(home, 'exit-code');
-    const script = join(home, 'run.sh');
     const file = join(repoRoot, 'fixtures', 'valid', 'pix-only.json');
     // An address that cannot answer: if the confirmation were skipped, the send would fail, not hang.
-    const assignments = [`PATH='${process.env.PATH ?? '/usr/bin:/bin'}'`, `HOME='${home}'`, "TERM='xterm-256color'", "NO_COLOR='1'", `ECONSIG_HOME='${home}'`, "ECONSIG_TOKEN='tok_not_used_123456'", "ECONSIG_BASE_URL='https://homolog.invalid'"];
-    writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit '${file}'\necho $? > '${exitFile}'\nsleep 600\n`);
-    const term = startTmux(`sh '${script}'`);
-    cleanups.push(() => term.kill());
+    const { term, exitFile, waitExit } = runInTerminal(home, { token: 'tok_not_used_123456', baseUrl: 'https://homolog.invalid' }, `submit '${file}'`);
     const screen = await term.waitFor('? Send 1 submission to https://homolog.invalid (profile default)?');
     expect(screen).toContain('(y/N)');
     term.type('n');
     term.keys('Enter');
-    const end = Date.now() + 10_000;
-    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    await waitExit(10_000);
     expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('2');
     expect(term.pane(true)).toContain('Nothing was sent.');
     expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
@@ -169,17 +172,11 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     const folder = join(home, 'batch');
     mkdirSync(folder);
     for (let i = 0; i < 20; i++) writeJson(folder, `PROP-${2001 + i}.json`, bankOnly(`PROP-${2001 + i}`));
-    const exitFile = join(home, 'exit-code');
     const output = join(home, 'out.json');
-    const script = join(home, 'run.sh');
-    const assignments = [`PATH='${process.env.PATH ?? '/usr/bin:/bin'}'`, `HOME='${home}'`, "TERM='xterm-256color'", "NO_COLOR='1'", `ECONSIG_HOME='${home}'`, `ECONSIG_TOKEN='${sandbox.token}'`, `ECONSIG_BASE_URL='${sandbox.url}'`];
-    writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' submit '${folder}' --concurrency 1 --json > '${output}'\necho $? > '${exitFile}'\nsleep 600\n`);
-    const term = startTmux(`sh '${script}'`);
-    cleanups.push(() => term.kill());
+    const { term, exitFile, waitExit } = runInTerminal(home, { token: sandbox.token, baseUrl: sandbox.url }, `submit '${folder}' --concurrency 1 --json > '${output}'`);
     const screen = await term.waitFor('/20 answered');
     expect(screen).toMatch(/\b\d+\/20 answered/);
-    const end = Date.now() + 15_000;
-    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
+    await waitExit(15_000);
     expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('0');
     // The spinner is gone at the end, and never reached stdout.
     expect(term.pane()).not.toContain('answered');
