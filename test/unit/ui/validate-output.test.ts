@@ -23,7 +23,13 @@ function reports(count: number): FileReport[] {
     return {
       file: `lotes/São Paulo/proposta-${i}.json`,
       ok,
-      errors: ok ? [] : [{ path: 'pessoa.endereco.cep', message: 'must be 8 digits, e.g. "01310100"' }],
+      errors: ok
+        ? []
+        : [
+            { path: 'pessoa.endereco.cep', message: 'must be 8 digits, e.g. "01310100"' },
+            // A second issue, with what JSON must escape: quotes, backslash, control and line-separator characters.
+            ...(i % 2 ? [{ path: 'pessoa.nome', message: `tab\there, "quoted" \\ and\u2028a\u0000b ${i}` }] : []),
+          ],
       warnings: i % 2 ? [{ path: 'pessoa.naturalidade', message: `accents composed (Unicode NFC): "Ribeira\u0303o" → "Ribeirão" ${i}` }] : [],
       exitCode: ok ? ExitCode.ok : ExitCode.invalid,
     };
@@ -62,10 +68,11 @@ describe('validate output, written as the reports come', () => {
     const lines = c.stderr().trimEnd().split('\n');
     const invalid = all.filter((r) => !r.ok).length;
     const warned = all.filter((r) => r.warnings.length > 0).length;
+    const errors = all.reduce((sum, r) => sum + r.errors.length, 0);
     expect(lines.filter((l) => l.startsWith('✗ ')).length).toBe(invalid);
     expect(lines.filter((l) => l.includes('error   pessoa.endereco.cep')).length).toBe(invalid);
     expect(lines.filter((l) => l.includes('warning pessoa.naturalidade')).length).toBe(warned);
-    expect(lines.at(-1)).toBe(`3000 files: ${3000 - invalid} valid, ${invalid} invalid (${invalid} errors, ${warned} warnings)`);
+    expect(lines.at(-1)).toBe(`3000 files: ${3000 - invalid} valid, ${invalid} invalid (${errors} errors, ${warned} warnings)`);
     expect(c.stdout()).toBe('');
   });
 });
