@@ -22,15 +22,27 @@ function editDistance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
+// The lists are constants (enum values, field names, setting keys): each is folded once, not
+// once per question; the UF list alone is 27 Unicode normalisations.
+const foldedLists = new WeakMap<readonly string[], readonly string[]>();
+
+function foldedOf(known: readonly string[]): readonly string[] {
+  let folded = foldedLists.get(known);
+  if (folded === undefined) foldedLists.set(known, (folded = known.map(fold)));
+  return folded;
+}
+
 /** The closest of `known` to `given`, if it is a near miss (1 edit for short names, 2 otherwise). */
 export function suggest(given: string, known: readonly string[]): string | undefined {
   const folded = fold(given);
+  const candidates = foldedOf(known);
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const candidate of known) {
-    const distance = fold(candidate) === folded ? 0 : editDistance(folded, fold(candidate));
+  for (let i = 0; i < known.length; i++) {
+    const candidate = candidates[i] as string;
+    const distance = candidate === folded ? 0 : editDistance(folded, candidate);
     if (distance < bestDistance) {
-      best = candidate;
+      best = known[i];
       bestDistance = distance;
     }
   }
