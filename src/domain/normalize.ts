@@ -102,8 +102,9 @@ const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
     const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
     return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, note: 'DD/MM/YYYY rewritten as YYYY-MM-DD' } : undefined;
   },
+  // "S/N", "s/nº", "sn°": º and ° written as escapes, as the Node 20 bundle must be ASCII.
   'pessoa.endereco.numero': (value) =>
-    /^s\s*\/?\s*n[º°o.]?$/i.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
+    /^s\s*\/?\s*n[\u00ba\u00b0o.]?$/i.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
   'pessoa.endereco.uf': upperCase,
   'pessoa.endereco.cep': (value) => {
     const stripped = value.replace(/[.\-\s]/g, '');
@@ -183,44 +184,62 @@ function compile(tree: KeyTree | null, path: string): FieldNode {
 
 const root = compile(submissionKeys, '');
 
+/**
+ * The known fields of `source`, normalised. Copy on write: `source` itself when nothing
+ * changes, the common case (no allocation per object of a clean file); otherwise a copy
+ * from the first change on, in the source's key order.
+ */
 function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> | undefined;
   for (const key in source) {
     if (!Object.hasOwn(source, key)) continue;
+    const raw = source[key];
     const child = node.children?.get(key);
+    let value: unknown = raw;
+    let keep = true;
     if (!child) {
       warnings.push({ path: node.path ? `${node.path}.${key}` : key, message: unknownFieldMessage(key, node.childNames, node.path) });
-      continue;
-    }
-    const raw = source[key];
-    if (child.children) {
-      out[key] = isPlainObject(raw) ? walk(raw, child, warnings) : raw;
-      continue;
-    }
-    let value: unknown = raw;
-    if (typeof raw === 'string') {
-      const changed = rewriteString(raw, child.rewrite);
-      if (changed) {
-        value = changed.value;
-        warnings.push({ path: child.path, message: `${changed.notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
+      keep = false;
+    } else if (child.children) {
+      if (isPlainObject(raw)) value = walk(raw, child, warnings);
+    } else {
+      if (typeof raw === 'string') {
+        const changed = rewriteString(raw, child.rewrite);
+        if (changed) {
+          value = changed.value;
+          warnings.push({ path: child.path, message: `${changed.notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
+        }
+      }
+      if (value === '' && child.emptyIsAbsent) {
+        // Payout fields are optional one by one (service-api.md 2.5 rule 1): empty means absent,
+        // and the either/or rule then says what is missing.
+        warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
+        keep = false;
+      } else if (value === null && child.nullIsAbsent) {
+        warnings.push({ path: child.path, message: 'null complemento left out (the field is optional)' });
+        keep = false;
       }
     }
-    if (value === '' && child.emptyIsAbsent) {
-      // Payout fields are optional one by one (service-api.md 2.5 rule 1): empty means absent,
-      // and the either/or rule then says what is missing.
-      warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
-    } else if (value === null && child.nullIsAbsent) {
-      warnings.push({ path: child.path, message: 'null complemento left out (the field is optional)' });
-    } else {
-      out[key] = value;
-    }
+    if (out === undefined && (!keep || value !== raw)) out = copyBefore(source, key);
+    if (out !== undefined && keep) out[key] = value;
+  }
+  return out ?? source;
+}
+
+/** The own keys of `source` that come before `stop`, copied as they are. */
+function copyBefore(source: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in source) {
+    if (key === stop) break;
+    if (Object.hasOwn(source, key)) out[key] = source[key];
   }
   return out;
 }
 
 /**
- * Copy the known fields of `input`, normalised. Unknown fields are left out with a
- * warning; each rewrite is a warning naming the old and new value. Pure.
+ * The known fields of `input`, normalised. Unknown fields are left out with a warning; each
+ * rewrite is a warning naming the old and new value. Pure: `input` is never changed, and is
+ * itself the result when nothing had to change.
  */
 export function normalizeSubmission(input: Record<string, unknown>): { value: Record<string, unknown>; warnings: Issue[] } {
   const warnings: Issue[] = [];

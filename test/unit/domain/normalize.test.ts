@@ -219,3 +219,45 @@ describe('Pix keys with phone or CPF punctuation', () => {
     expect(notes.join(' ')).toMatch(note);
   });
 });
+
+describe('copy on write', () => {
+  const clean = (): Record<string, unknown> => ({
+    idProposta: 'PROP-1001',
+    pessoa: { naturalidade: 'Santos', endereco: { cep: '01310100', uf: 'SP', cidade: 'São Paulo' } },
+    contaBancaria: { chavePix: 'maria@example.com' },
+  });
+
+  it('gives the document itself back when nothing changes', () => {
+    const input = clean();
+    const { value, warnings } = normalizeSubmission(input);
+    expect(value).toBe(input);
+    expect(warnings).toEqual([]);
+  });
+
+  it('copies from the first change on, keeps key order, and never changes the input', () => {
+    const input = clean();
+    (input.pessoa as Record<string, unknown>).endereco = { cep: '01310-100', extra: 1, uf: 'SP', cidade: 'São Paulo' };
+    input.zzz = true;
+    const before = structuredClone(input);
+    const { value } = normalizeSubmission(input);
+    expect(input).toEqual(before);
+    expect(value).not.toBe(input);
+    expect(JSON.stringify(value)).toBe(
+      JSON.stringify({
+        idProposta: 'PROP-1001',
+        pessoa: { naturalidade: 'Santos', endereco: { cep: '01310100', uf: 'SP', cidade: 'São Paulo' } },
+        contaBancaria: { chavePix: 'maria@example.com' },
+      }),
+    );
+    // Untouched branches are shared, not copied.
+    expect(value.contaBancaria).toBe(input.contaBancaria);
+  });
+
+  it('copies when a field is dropped as absent, even with nothing after it', () => {
+    const input = clean();
+    input.contaBancaria = { chavePix: 'maria@example.com', conta: '' };
+    const { value } = normalizeSubmission(input);
+    expect(value.contaBancaria).toEqual({ chavePix: 'maria@example.com' });
+    expect(input.contaBancaria).toEqual({ chavePix: 'maria@example.com', conta: '' });
+  });
+});
