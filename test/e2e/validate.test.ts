@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { repoRoot, runCli, tempHome } from './run-cli.js';
+import { spawnSync } from 'node:child_process';
+import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
 
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
@@ -134,5 +135,19 @@ describe('econsig schema, --help, --version', () => {
     const r = await runCli([], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Usage: econsig');
+  });
+
+  it('a node that forbids generated code gets the same answers (the fast path steps aside for zod)', async () => {
+    const args = ['validate', 'fixtures/valid', 'fixtures/invalid', 'fixtures/warnings', '--json'];
+    const normal = await runCli(args, { env });
+    const forbidden = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', binPath, ...args], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home },
+    });
+    expect(forbidden.stderr).toBe(normal.stderr);
+    expect(forbidden.status).toBe(normal.code);
+    expect(forbidden.stdout).toBe(normal.stdout);
+    expect((JSON.parse(normal.stdout) as ValidateDoc).files.length).toBeGreaterThan(30);
   });
 });
