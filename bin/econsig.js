@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Node 22.1+ can cache compiled code between runs; Node 20 has no such API.
+// Node 22.1+ caches compiled code between runs; on Node 20, bin/node20.js does it for us.
 import module from 'node:module';
 import { readFileSync } from 'node:fs';
 
@@ -30,6 +30,20 @@ if (only === '--version' || only === '-V') {
 } else if (cachedHelp !== undefined) {
   process.stdout.write(cachedHelp);
 } else {
-  const { main } = await import('../dist/bundle/cli.js');
+  const { main } = await loadCli();
   process.exitCode = await main(process.argv);
+}
+
+/** The ESM bundle, or on Node 20 the CommonJS one with its code cache (bin/node20.js). */
+async function loadCli() {
+  if (typeof module.enableCompileCache !== 'function') {
+    const { loadBundle } = await import('./node20.js');
+    try {
+      return loadBundle().exports;
+    } catch (error) {
+      // A build without it (or a copy of dist/bundle alone): the ES modules serve as well.
+      if (error?.code !== 'ENOENT') throw error;
+    }
+  }
+  return import('../dist/bundle/cli.js');
 }

@@ -348,6 +348,11 @@ export interface MainOptions {
   stdin?: Io['stdin'];
   stdout?: Io['stdout'];
   stderr?: Io['stderr'];
+  /**
+   * false: leave V8's flags alone (src/heap.ts). The build's code-cache training run needs
+   * it: V8 refuses a code cache made under other flags than those of the run loading it.
+   */
+  tuneHeap?: boolean;
 }
 
 /** Run econsig with `argv` (as process.argv) and return the exit code. Never throws. */
@@ -391,7 +396,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
-    holdYoungGeneration();
+    if (options.tuneHeap !== false) holdYoungGeneration();
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
     result = await mod.run(input, ctx);
     return result;
