@@ -6,8 +6,11 @@ import { createTheme } from './theme.js';
 /** Files listed one by one up to this count; past it, only files with problems. */
 const LIST_CLEAN_FILES_UP_TO = 20;
 
-/** Output gathered up to this size, then written (text) or moved off the V8 heap (--json). */
-const CHUNK_CHARS = 64 * 1024;
+/** Output is encoded into Buffers of this size: written when full (text) or kept (--json). */
+const CHUNK_BYTES = 64 * 1024;
+
+/** Text gathered up to this length, then encoded. */
+const PENDING_CHARS = 8 * 1024;
 
 export interface ValidationOutput {
   /** One file's report, in input order. */
@@ -28,24 +31,75 @@ export function createValidationOutput(io: Io, options: { strict: boolean; total
 }
 
 function jsonOutput(io: Io): ValidationOutput {
-  const chunks: Buffer[] = [];
-  let pending = '';
+  const bytes = new ByteChunks();
   let ok = true;
   let count = 0;
   return {
     add(r) {
       ok &&= r.ok;
-      pending += `${count++ === 0 ? '' : ','}${reportJson(r)}`;
-      if (pending.length >= CHUNK_CHARS) {
-        chunks.push(Buffer.from(pending, 'utf8'));
-        pending = '';
-      }
+      if (count++ > 0) bytes.append(',');
+      bytes.append(reportJson(r));
     },
     finish() {
-      chunks.push(Buffer.from(`${pending}]}\n`, 'utf8'));
-      io.stdout.write(Buffer.concat([Buffer.from(`{"ok":${ok},"files":[`, 'utf8'), ...chunks]));
+      bytes.append(']}\n');
+      io.stdout.write(Buffer.concat([Buffer.from(`{"ok":${ok},"files":[`, 'utf8'), ...bytes.end()]));
     },
   };
+}
+
+/**
+ * Text encoded into 64 KiB Buffers, off the V8 heap, a few KiB at a time: few calls into
+ * the encoder, and little text left on the heap to survive young-generation collections
+ * (a string gathered up to 64 KiB was copied at each, then promoted).
+ */
+export class ByteChunks {
+  private readonly sealed: Buffer[] = [];
+  private current = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+  private pending = '';
+
+  append(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= PENDING_CHARS) this.encode();
+  }
+
+  /** Whether some chunks are full and waiting for takeFull(). */
+  get hasFull(): boolean {
+    return this.sealed.length > 0;
+  }
+
+  /** The full chunks, handed over; the one being filled stays. */
+  takeFull(): Buffer[] {
+    return this.sealed.splice(0);
+  }
+
+  /** Everything appended and not yet taken, in order. */
+  end(): Buffer[] {
+    this.encode();
+    this.seal();
+    return this.takeFull();
+  }
+
+  private encode(): void {
+    const text = this.pending;
+    this.pending = '';
+    // At most 3 bytes per UTF-16 unit: what may not fit starts a new chunk.
+    if (this.used + text.length * 3 > this.current.length) {
+      this.seal();
+      if (text.length * 3 > this.current.length) {
+        this.sealed.push(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.used += this.current.write(text, this.used, 'utf8');
+  }
+
+  private seal(): void {
+    if (this.used === 0) return;
+    this.sealed.push(this.current.subarray(0, this.used));
+    this.current = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
+  }
 }
 
 /**
@@ -53,32 +107,37 @@ function jsonOutput(io: Io): ValidationOutput {
  * walking a new object per file (a tenth of `validate --json` over 10,000 files).
  */
 export function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warnings'>): string {
-  return `{"file":${JSON.stringify(r.file)},"ok":${r.ok},"errors":${issuesJson(r.errors)},"warnings":${issuesJson(r.warnings)}}`;
+  return `{"file":${jsonString(r.file)},"ok":${r.ok},"errors":${issuesJson(r.errors)},"warnings":${issuesJson(r.warnings)}}`;
 }
 
 function issuesJson(issues: readonly Issue[]): string {
   let json = '[';
   for (let i = 0; i < issues.length; i++) {
     const issue = issues[i] as Issue;
-    json += `${i === 0 ? '' : ','}{"path":${JSON.stringify(issue.path)},"message":${JSON.stringify(issue.message)}}`;
+    json += `${i === 0 ? '' : ','}{"path":${jsonString(issue.path)},"message":${jsonString(issue.message)}}`;
   }
   return `${json}]`;
+}
+
+/** What JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates (any surrogate, to be safe). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(text), quoting directly the strings it would not change (nearly all). */
+export function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 function textOutput(io: Io, options: { strict: boolean; total: number }): ValidationOutput {
   const t = createTheme(io);
   const listClean = options.total <= LIST_CLEAN_FILES_UP_TO;
-  let pending = '';
+  const bytes = new ByteChunks();
   let files = 0;
   let valid = 0;
   let errors = 0;
   let warnings = 0;
   const line = (text: string): void => {
-    pending += `${text}\n`;
-    if (pending.length >= CHUNK_CHARS) {
-      io.stderr.write(pending);
-      pending = '';
-    }
+    bytes.append(`${text}\n`);
+    if (bytes.hasFull) for (const chunk of bytes.takeFull()) io.stderr.write(chunk);
   };
   return {
     add(report) {
@@ -101,8 +160,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number }): Valida
       const counted = `${files} file${files === 1 ? '' : 's'}`;
       const summary = `${counted}: ${valid} valid, ${files - valid} invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${options.strict && warnings ? ', counted as errors with --strict' : ''})`;
       line(valid === files ? t.success(summary) : t.error(summary));
-      io.stderr.write(pending);
-      pending = '';
+      for (const chunk of bytes.end()) io.stderr.write(chunk);
     },
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import type { FileReport } from '../../../src/flows/validate-files.js';
 import { createIo } from '../../../src/ui/io.js';
-import { createValidationOutput } from '../../../src/ui/validate-output.js';
+import { createValidationOutput, jsonString } from '../../../src/ui/validate-output.js';
 
 function capture(json: boolean) {
   const stdout = new PassThrough();
@@ -29,6 +29,8 @@ function reports(count: number): FileReport[] {
             { path: 'pessoa.endereco.cep', message: 'must be 8 digits, e.g. "01310100"' },
             // A second issue, with what JSON must escape: quotes, backslash, control and line-separator characters.
             ...(i % 2 ? [{ path: 'pessoa.nome', message: `tab\there, "quoted" \\ and\u2028a\u0000b ${i}` }] : []),
+            // One message larger than a whole output chunk.
+            ...(i === 1_235 ? [{ path: 'pessoa.email', message: `${'é'.repeat(40_000)}!` }] : []),
           ],
       warnings: i % 2 ? [{ path: 'pessoa.naturalidade', message: `accents composed (Unicode NFC): "Ribeira\u0303o" → "Ribeirão" ${i}` }] : [],
       exitCode: ok ? ExitCode.ok : ExitCode.invalid,
@@ -74,5 +76,21 @@ describe('validate output, written as the reports come', () => {
     expect(lines.filter((l) => l.includes('warning pessoa.naturalidade')).length).toBe(warned);
     expect(lines.at(-1)).toBe(`3000 files: ${3000 - invalid} valid, ${invalid} invalid (${errors} errors, ${warned} warnings)`);
     expect(c.stdout()).toBe('');
+  });
+});
+
+describe('jsonString', () => {
+  it('is JSON.stringify for every character alone, in text, and in random strings (seeded)', () => {
+    const samples: string[] = ['', 'plain', 'São Paulo', '😀 pair', '\u2028\u2029', 'a\u007fb'];
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      samples.push(c, `x${c}y`);
+    }
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 2_000; i++) {
+      samples.push(Array.from({ length: next() % 12 }, () => String.fromCharCode(next() % 3 === 0 ? next() % 0x10000 : 32 + (next() % 95))).join(''));
+    }
+    for (const text of samples) expect(jsonString(text)).toBe(JSON.stringify(text));
   });
 });
