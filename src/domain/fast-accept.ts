@@ -101,8 +101,11 @@ class Emitter {
       .join('\n');
   }
 
-  /** Statements that turn `v` into the schema's output, or return ASK. */
-  value(schema: z.core.$ZodType): string {
+  /**
+   * Statements that turn `v` into the schema's output, or return ASK. `copy` false: only the
+   * answer counts, so an object is not copied unless checks of its own read the copy.
+   */
+  value(schema: z.core.$ZodType, copy: boolean): string {
     const zod = internals(schema);
     const { def } = zod;
     switch (def.type) {
@@ -116,23 +119,27 @@ class Emitter {
       case 'optional':
         // A check on the wrapper itself (`.optional().refine(...)`) also runs on undefined: not followed.
         if (hasOwnChecks(zod)) throw new Unsupported('checks on an optional');
-        return `if (v !== undefined) {\n${this.value(def.innerType as z.core.$ZodType)}\n}`;
+        return `if (v !== undefined) {\n${this.value(def.innerType as z.core.$ZodType, copy)}\n}`;
       case 'pipe':
         // A codec is a pipe that transforms; checks on the pipe itself are not followed either.
         if (zod.traits.has('$ZodCodec') || 'transform' in def || hasOwnChecks(zod)) throw new Unsupported('codec or checks on a pipe');
-        return `${this.value(def.in as z.core.$ZodType)}\n${this.value(def.out as z.core.$ZodType)}`;
+        // What comes out of `in` is what `out` checks: that one is always zod's output.
+        return `${this.value(def.in as z.core.$ZodType, true)}\n${this.value(def.out as z.core.$ZodType, copy)}`;
       case 'object':
-        return `v = F[${this.object(schema)}](v);\nif (v === ASK) return ASK;`;
+        return `v = F[${this.object(schema, copy)}](v);\nif (v === ASK) return ASK;`;
       default:
         throw new Unsupported(`schema type ${def.type}`);
     }
   }
 
-  /** The index in F of a function giving the object's output, or ASK. */
-  object(schema: z.core.$ZodType): number {
+  /** The index in F of a function giving the object's output (or, not copying, the input), or ASK. */
+  object(schema: z.core.$ZodType, copy: boolean): number {
     const { def } = internals(schema);
     if (def.catchall !== undefined) throw new Unsupported('object with catchall');
     const index = this.functions.push('') - 1;
+    const checks = checksOf(schema);
+    // Checks of the object read zod's output: then it, and all below it, is built as zod does.
+    const build = copy || checks.length > 0;
     const fields = Object.entries(def.shape ?? {}).map(([key, child]) => {
       const zod = internals(child);
       // Only the two shapes of this schema: required, or optional in and out.
@@ -140,24 +147,24 @@ class Emitter {
       if (!isOptional && (zod.optin !== undefined || zod.optout !== undefined)) throw new Unsupported(`field ${key}`);
       const k = JSON.stringify(key);
       // As zod builds it: the shape's keys in the shape's order, unknown keys left out.
-      return `if (${k} in input) {\nv = input[${k}];\n${this.value(child)}\noutput[${k}] = v;\n}${isOptional ? '' : ' else return ASK;'}`;
+      const keep = build ? `\noutput[${k}] = v;` : '';
+      return `if (${k} in input) {\nv = input[${k}];\n${this.value(child, build)}${keep}\n}${isOptional ? '' : ' else return ASK;'}`;
     });
-    const checks = checksOf(schema);
     this.functions[index] = `function (input) {
 if (typeof input !== 'object' || input === null || Array.isArray(input)) return ASK;
-const output = {};
+${build ? 'const output = {};' : ''}
 let v;
 ${fields.join('\n')}
 ${checks.length === 0 ? '' : `v = output;\n${this.checks(checks)}`}
-return output;
+return ${build ? 'output' : 'input'};
 }`;
     return index;
   }
 }
 
-function compile(schema: z.core.$ZodType): Accept {
+function compile(schema: z.core.$ZodType, copy: boolean): Accept {
   const emitter = new Emitter();
-  const top = emitter.value(schema);
+  const top = emitter.value(schema, copy);
   const source = `'use strict';
 const F = [${emitter.functions.join(',\n')}];
 return function (v) {
@@ -170,11 +177,13 @@ return v;
 /**
  * The fast path of `schema`: zod's output for a value zod would accept (for the values
  * it knows how to vouch for), else ASK_ZOD. A schema it cannot follow gives a function
- * that always asks zod.
+ * that always asks zod. `output: false` when only the answer counts (validate): the same
+ * answers, but what it gives back for a valid value is not zod's output, and it copies
+ * nothing it need not.
  */
-export function compileFastAccept(schema: z.core.$ZodType): Accept {
+export function compileFastAccept(schema: z.core.$ZodType, { output = true }: { output?: boolean } = {}): Accept {
   try {
-    return compile(schema);
+    return compile(schema, output);
   } catch (error) {
     // A schema it cannot follow, or a process that forbids generated code
     // (--disallow-code-generation-from-strings): zod alone, only slower.

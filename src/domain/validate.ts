@@ -26,6 +26,8 @@ export interface ValidateOptions {
    * no rewrite, no warning about unknown fields.
    */
   normalize?: boolean;
+  /** false: the caller wants only errors and warnings; `value` is then left out. */
+  keepValue?: boolean;
 }
 
 export { ROOT_PATH } from './issue.js';
@@ -46,11 +48,15 @@ export function issuesFromZod(error: z.ZodError): Issue[] {
 }
 
 const fastAccept = compileFastAccept(submissionSchema);
+const fastCheck = compileFastAccept(submissionSchema, { output: false });
 
-/** zod's safeParse, through the fast path compiled from the same schema when it can vouch. */
-function parseSubmission(candidate: unknown): { success: true; data: Submission } | { success: false; error: z.ZodError } {
-  const accepted = fastAccept(candidate);
-  if (accepted !== ASK_ZOD) return { success: true, data: accepted as Submission };
+/**
+ * zod's safeParse, through the fast path compiled from the same schema when it can vouch.
+ * `keepValue` false: `data` is not zod's output (validate needs only the answer).
+ */
+function parseSubmission(candidate: unknown, keepValue: boolean): { success: true; data: unknown } | { success: false; error: z.ZodError } {
+  const accepted = (keepValue ? fastAccept : fastCheck)(candidate);
+  if (accepted !== ASK_ZOD) return { success: true, data: accepted };
   return submissionSchema.safeParse(candidate);
 }
 
@@ -85,11 +91,12 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
       ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
       : normalizeSubmission(input as Record<string, unknown>);
 
-  const parsed = parseSubmission(candidate);
+  const keepValue = options.keepValue !== false;
+  const parsed = parseSubmission(candidate, keepValue);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
   const rules = checkRules(candidate, todayOf(options.now));
   errors.push(...rules.errors);
   if (options.normalize !== false) warnings.push(...rules.warnings);
 
-  return parsed.success && errors.length === 0 ? { value: parsed.data, errors, warnings } : { errors, warnings };
+  return parsed.success && errors.length === 0 && keepValue ? { value: parsed.data as Submission, errors, warnings } : { errors, warnings };
 }

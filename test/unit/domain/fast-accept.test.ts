@@ -8,6 +8,7 @@ import { submissionSchema } from '../../../src/domain/submission.js';
 
 const fixtures = new URL('../../../fixtures/', import.meta.url).pathname;
 const fast = compileFastAccept(submissionSchema);
+const check = compileFastAccept(submissionSchema, { output: false });
 
 /**
  * The one property that matters: when the fast path answers, zod accepts the same value
@@ -16,6 +17,8 @@ const fast = compileFastAccept(submissionSchema);
  */
 function agrees(value: unknown): string | undefined {
   const answer = fast(value);
+  // The answer-only variant (validate) must answer exactly as the copying one.
+  if ((check(value) === ASK_ZOD) !== (answer === ASK_ZOD)) return 'the answer-only fast path answered differently';
   const zod = submissionSchema.safeParse(value);
   if (answer !== ASK_ZOD) {
     if (!zod.success) return `fast path accepted what zod rejects: ${JSON.stringify(zod.error.issues.map((i) => i.path.join('.')))}`;
@@ -146,6 +149,17 @@ describe('the fast path compiled from the zod schema', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('answer-only: an object whose checks read a nested object still gets zod\'s copy of it', () => {
+    // zod strips unknown keys before the object's checks run: this check can never pass in zod.
+    const schema = z.object({ inner: z.object({ a: z.string() }) }).check((ctx) => {
+      if (!('extra' in (ctx.value.inner as object))) ctx.issues.push({ code: 'custom', message: 'no extra', input: ctx.value });
+    });
+    const value = { inner: { a: 'x', extra: 1 } };
+    expect(z.safeParse(schema, value).success).toBe(false);
+    expect(compileFastAccept(schema, { output: false })(value)).toBe(ASK_ZOD);
+    expect(compileFastAccept(schema)(value)).toBe(ASK_ZOD);
   });
 
   it('declines every value of a schema it cannot follow (a transform, a number, a catch-all)', () => {
