@@ -3,6 +3,18 @@
  * shared/notes/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT).
  */
 
+// Patterns as constants, not literals in the functions: a regex literal is a new RegExp
+// object each time it is evaluated, and these run for every file of a batch.
+const REPEATED_DIGIT = /^(\d)\1*$/;
+export const ELEVEN_DIGITS = /^\d{11}$/;
+const FOURTEEN_DIGITS = /^\d{14}$/;
+/** `YYYY-MM-DD` by shape only; isRealIsoDate also checks the calendar. */
+export const ISO_DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+const PLUS_DIGITS = /^\+\d+$/;
+const LANDLINE_START = /^[2-5]/;
+const DOTTED_DOMAIN = /@[^@]+\.[^@]+$/;
+const ALL_ZERO_KEY = /^[0-]+$/;
+
 /** The 27 federative units (IBGE). */
 export const UFS = [
   'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
@@ -43,12 +55,12 @@ function checkDigit(sum: number): number {
 }
 
 function isRepeated(digits: string): boolean {
-  return /^(\d)\1*$/.test(digits);
+  return REPEATED_DIGIT.test(digits);
 }
 
 /** CPF: 11 digits, two mod-11 check digits; the ten repeated sequences are reserved. */
 export function isValidCpf(value: string): boolean {
-  if (!/^\d{11}$/.test(value) || isRepeated(value)) return false;
+  if (!ELEVEN_DIGITS.test(value) || isRepeated(value)) return false;
   let sum1 = 0;
   let sum2 = 0;
   for (let i = 0; i < 9; i++) {
@@ -67,7 +79,7 @@ export function isValidCpf(value: string): boolean {
  * (CONTRAN 886/2021 publishes no weights; every public library uses this one).
  */
 export function isValidCnh(value: string): boolean {
-  if (!/^\d{11}$/.test(value) || isRepeated(value)) return false;
+  if (!ELEVEN_DIGITS.test(value) || isRepeated(value)) return false;
   const d = Array.from(value, (c) => c.charCodeAt(0) - 48);
   let sum = 0;
   for (let i = 0; i < 9; i++) sum += (d[i] ?? 0) * (9 - i);
@@ -101,7 +113,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** A real calendar date in ISO form `YYYY-MM-DD` (proleptic Gregorian, as Date). */
 export function isRealIsoDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (!ISO_DATE_SHAPE.test(value)) return false;
   // Arithmetic, not a Date: this runs on every file of a batch.
   const digit = (at: number): number => value.charCodeAt(at) - 48;
   const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
@@ -129,7 +141,7 @@ export type PhoneCheck =
  * number must be a mobile (9 digits starting with 9) or a landline (8 digits, 2-5).
  */
 export function checkPhone(value: string): PhoneCheck {
-  if (!/^\+\d+$/.test(value)) {
+  if (!PLUS_DIGITS.test(value)) {
     return { ok: false, reason: 'must be "+" followed by digits only' };
   }
   const digits = value.slice(1);
@@ -153,7 +165,7 @@ export function checkPhone(value: string): PhoneCheck {
       ? { ok: true, kind: 'mobile' }
       : { ok: false, reason: 'a 9-digit number must be a mobile starting with 9' };
   }
-  return /^[2-5]/.test(subscriber)
+  return LANDLINE_START.test(subscriber)
     ? { ok: true, kind: 'landline' }
     : { ok: false, reason: 'an 8-digit number must be a landline starting with 2 to 5 (mobiles have 9 digits)' };
 }
@@ -171,8 +183,8 @@ export function detectPixKeyType(value: string): PixKeyType {
   if (value.includes('@')) return 'email';
   if (value.startsWith('+')) return 'phone';
   if (EVP_ANY_CASE.test(value)) return 'evp';
-  if (/^\d{11}$/.test(value)) return 'cpf';
-  if (/^\d{14}$/.test(value)) return 'cnpj';
+  if (ELEVEN_DIGITS.test(value)) return 'cpf';
+  if (FOURTEEN_DIGITS.test(value)) return 'cnpj';
   return 'unknown';
 }
 
@@ -185,7 +197,7 @@ export function checkPixKey(value: string): PixKeyCheck {
     case 'email':
       if (value !== value.toLowerCase()) return { ok: false, reason: 'an e-mail key must be lower case' };
       if (value.includes('%')) return { ok: false, reason: 'an e-mail key cannot contain "%"' };
-      return PIX_EMAIL.test(value) && /@[^@]+\.[^@]+$/.test(value)
+      return PIX_EMAIL.test(value) && DOTTED_DOMAIN.test(value)
         ? { ok: true, type: 'email' }
         : { ok: false, reason: 'is not a valid e-mail key, e.g. "maria@example.com"' };
     case 'phone': {
@@ -198,7 +210,7 @@ export function checkPixKey(value: string): PixKeyCheck {
     }
     case 'evp':
       if (!EVP.test(value)) return { ok: false, reason: 'a random key must be lower case' };
-      if (/^[0-]+$/.test(value)) return { ok: false, reason: 'the all-zero random key is not a real key' };
+      if (ALL_ZERO_KEY.test(value)) return { ok: false, reason: 'the all-zero random key is not a real key' };
       return { ok: true, type: 'evp' };
     case 'cpf': {
       if (isValidCpf(value)) return { ok: true, type: 'cpf' };

@@ -35,6 +35,22 @@ const pathsByName = new Map<string, string[]>();
   }
 })(submissionKeys, '');
 
+// Patterns as constants, not literals in the functions: a regex literal is a new RegExp
+// object each time it is evaluated, and these run for every field of every file. The
+// global ones serve only replace(), which starts from the beginning each time.
+const DOTS_DASHES_SLASHES_SPACES = /[.\-/\s]/g;
+const DOTS_DASHES_SPACES = /[.\-\s]/g;
+const PHONE_SEPARATORS = /[\s()\-]/g;
+const NATIONAL_PHONE = /^\d{10,11}$/;
+const NUMBER_AS_WRITTEN = /^\+?[\d\s().-]+$/;
+const NUMBER_PUNCTUATION = /[\s().-]/;
+const NUMBER_PUNCTUATION_ALL = /[\s().-]/g;
+const BRAZILIAN_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+// "S/N", "s/nº", "sn°": º and ° written as escapes, as the Node 20 bundle must be ASCII.
+const NO_NUMBER = /^s\s*\/?\s*n[\u00ba\u00b0o.]?$/i;
+const EIGHT_DIGITS = /^\d{8}$/;
+const SHORT_AGENCIA = /^\d{1,3}$/;
+
 const EDGE_SPACE = /^[\s\u200b\u200c\u200d\u2060]+|[\s\u200b\u200c\u200d\u2060]+$/g;
 
 type FieldNormalizer = (value: string) => { value: string; note: string } | undefined;
@@ -42,7 +58,7 @@ type FieldNormalizer = (value: string) => { value: string; note: string } | unde
 const stripPunctuation =
   (what: string): FieldNormalizer =>
   (value) => {
-    const stripped = value.replace(/[.\-/\s]/g, '');
+    const stripped = value.replace(DOTS_DASHES_SLASHES_SPACES, '');
     return stripped !== value ? { value: stripped, note: `${what} stripped of punctuation` } : undefined;
   };
 
@@ -54,10 +70,10 @@ const upperCase: FieldNormalizer = (value) =>
 
 /** Spaces, brackets and hyphens out; +55 added to a 10- or 11-digit number with a real DDD. */
 export function normalizePhone(value: string): { value: string; note: string } | undefined {
-  let phone = value.replace(/[\s()\-]/g, '');
+  let phone = value.replace(PHONE_SEPARATORS, '');
   const notes: string[] = [];
   if (phone !== value) notes.push('spaces, brackets and hyphens removed');
-  if (/^\d{10,11}$/.test(phone) && isDdd(phone.slice(0, 2))) {
+  if (NATIONAL_PHONE.test(phone) && isDdd(phone.slice(0, 2))) {
     phone = `+55${phone}`;
     notes.push('+55 added');
   }
@@ -74,8 +90,8 @@ const normalizePixKey: FieldNormalizer = (value) => {
     const lower = value.toLowerCase();
     return lower !== value ? { value: lower, note: 'e-mail key lower-cased' } : undefined;
   }
-  if (!/^\+?[\d\s().-]+$/.test(value) || !/[\s().-]/.test(value)) return undefined;
-  const digits = value.replace(/[\s().-]/g, '');
+  if (!NUMBER_AS_WRITTEN.test(value) || !NUMBER_PUNCTUATION.test(value)) return undefined;
+  const digits = value.replace(NUMBER_PUNCTUATION_ALL, '');
   if (!digits.startsWith('+') && isValidCpf(digits)) return { value: digits, note: 'CPF key stripped of punctuation' };
   const phone = normalizePhone(value);
   return phone ? { value: phone.value, note: `phone key: ${phone.note}` } : undefined;
@@ -99,21 +115,20 @@ const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
   'pessoa.documento.uf': upperCase,
   'pessoa.documento.tipoDocumento': upperCase,
   'pessoa.documento.dataDeEmissao': (value) => {
-    const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+    const match = BRAZILIAN_DATE.exec(value);
     return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, note: 'DD/MM/YYYY rewritten as YYYY-MM-DD' } : undefined;
   },
-  // "S/N", "s/nº", "sn°": º and ° written as escapes, as the Node 20 bundle must be ASCII.
   'pessoa.endereco.numero': (value) =>
-    /^s\s*\/?\s*n[\u00ba\u00b0o.]?$/i.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
+    NO_NUMBER.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
   'pessoa.endereco.uf': upperCase,
   'pessoa.endereco.cep': (value) => {
-    const stripped = value.replace(/[.\-\s]/g, '');
-    return stripped !== value && /^\d{8}$/.test(stripped)
+    const stripped = value.replace(DOTS_DASHES_SPACES, '');
+    return stripped !== value && EIGHT_DIGITS.test(stripped)
       ? { value: stripped, note: 'CEP stripped of punctuation' }
       : undefined;
   },
   'contaBancaria.agencia': (value) =>
-    /^\d{1,3}$/.test(value) ? { value: value.padStart(4, '0'), note: 'zero-padded to 4 digits' } : undefined,
+    SHORT_AGENCIA.test(value) ? { value: value.padStart(4, '0'), note: 'zero-padded to 4 digits' } : undefined,
   'contaBancaria.tipo': upperCase,
   'contaBancaria.chavePix': normalizePixKey,
 };

@@ -19,6 +19,11 @@ function at(value: unknown, a: string, b?: string, c?: string): unknown {
   return c === undefined ? second : child(second, c);
 }
 
+// Constants, not literals in checkRules: a regex literal is a new RegExp each time.
+const CEP_SHAPE = /^\d{8}$/;
+const UF_SUFFIX = /[\s/-]([A-Za-z]{2})$/;
+const COMPE_SHAPE = /^\d{3}$/;
+
 const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 const EARLIEST_ISSUE_DATE = '1900-01-01';
@@ -44,7 +49,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
 
   const cep = at(submission, 'pessoa', 'endereco', 'cep');
   const uf = at(submission, 'pessoa', 'endereco', 'uf');
-  if (typeof cep === 'string' && /^\d{8}$/.test(cep) && typeof uf === 'string' && isUf(uf) && !cepMatchesUf(cep, uf)) {
+  if (typeof cep === 'string' && CEP_SHAPE.test(cep) && typeof uf === 'string' && isUf(uf) && !cepMatchesUf(cep, uf)) {
     warnings.push({
       path: 'pessoa.endereco.cep',
       message: `CEP ${cep} is outside the postal range of ${uf}; check the CEP and the state`,
@@ -53,7 +58,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
 
   const orgao = at(submission, 'pessoa', 'documento', 'orgaoExpedidor');
   if (typeof orgao === 'string') {
-    const suffix = /[\s/-]([A-Za-z]{2})$/.exec(orgao)?.[1]?.toUpperCase();
+    const suffix = UF_SUFFIX.exec(orgao)?.[1]?.toUpperCase();
     if (suffix && isUf(suffix) && orgao.length > 3) {
       warnings.push({
         path: 'pessoa.documento.orgaoExpedidor',
@@ -63,7 +68,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
   }
 
   const compe = at(submission, 'contaBancaria', 'compe');
-  if (typeof compe === 'string' && /^\d{3}$/.test(compe) && !bankName(compe)) {
+  if (typeof compe === 'string' && COMPE_SHAPE.test(compe) && !bankName(compe)) {
     warnings.push({
       path: 'contaBancaria.compe',
       message: `bank code ${compe} is not in the list of STR participants; check it`,

@@ -4,7 +4,7 @@
  * Every message says what is expected and shows a good value; the path is added by the caller.
  */
 import { z } from 'zod';
-import { UFS, checkPhone, checkPixKey, isRealIsoDate, isValidCnh } from './brazil.js';
+import { ELEVEN_DIGITS, ISO_DATE_SHAPE, UFS, checkPhone, checkPixKey, isRealIsoDate, isValidCnh } from './brazil.js';
 import { suggest } from './suggest.js';
 
 export const ESTADOS_CIVIS = [
@@ -104,7 +104,7 @@ export const fieldSchemas = {
   'pessoa.documento.uf': oneOf(UFS, 'state of issue (2-letter code)'),
   'pessoa.documento.dataDeEmissao': text('issue date YYYY-MM-DD', '2015-03-21').check(
     rule<string>((value) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return { message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY), e.g. "2015-03-21"' };
+      if (!ISO_DATE_SHAPE.test(value)) return { message: 'must be a date as YYYY-MM-DD (or DD/MM/YYYY), e.g. "2015-03-21"' };
       if (!isRealIsoDate(value)) return { message: `${show(value)} is not a real calendar date` };
       return undefined;
     }),
@@ -164,6 +164,9 @@ export type FieldPath = keyof typeof fieldSchemas;
 
 const f = fieldSchemas;
 
+/** A RENACH number (two letters, nine digits), sent by mistake for a CNH's own number. */
+const RENACH = /^[A-Z]{2}\d{9}$/i;
+
 export const documentoSchema = object(
   {
     numero: f['pessoa.documento.numero'],
@@ -176,10 +179,10 @@ export const documentoSchema = object(
 ).check(
   rule<{ tipoDocumento: string; numero: string }>((doc) => {
     if (doc.tipoDocumento !== 'CNH' || typeof doc.numero !== 'string') return undefined;
-    if (/^[A-Z]{2}\d{9}$/i.test(doc.numero)) {
+    if (RENACH.test(doc.numero)) {
       return { path: ['numero'], message: 'looks like a RENACH number; a CNH is sent by its 11-digit registration number' };
     }
-    if (!/^\d{11}$/.test(doc.numero)) return { path: ['numero'], message: 'a CNH number has 11 digits, e.g. "00000000119"' };
+    if (!ELEVEN_DIGITS.test(doc.numero)) return { path: ['numero'], message: 'a CNH number has 11 digits, e.g. "00000000119"' };
     if (!isValidCnh(doc.numero)) return { path: ['numero'], message: 'is not a valid CNH number (check digits do not match)' };
     return undefined;
   }),
