@@ -165,6 +165,8 @@ function rewriteString(raw: string, rewrite: FieldNormalizer | undefined): { val
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function isEdgeSpace(code: number): boolean {
+  // Printable ASCII first: nearly every string starts and ends with it.
+  if (code > 32 && code < 127) return false;
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200d) || code === 0x2028 ||
     code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x2060 || code === 0x3000 || code === 0x1680;
 }

@@ -7,16 +7,23 @@ import { bankName } from './banks.js';
 import type { Issue } from './normalize.js';
 import { BANK_FIELDS } from './submission.js';
 
-function child(node: unknown, key: string): unknown {
-  return typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+type Node = Record<string, unknown>;
+
+/** An own field of a node (absent when the node is not an object); read once per file. */
+function field(node: Node | undefined, key: string): unknown {
+  return node !== undefined && Object.hasOwn(node, key) ? node[key] : undefined;
 }
 
-/** The value at a path of one to three keys, or undefined (fixed arity: this runs per file). */
-function at(value: unknown, a: string, b?: string, c?: string): unknown {
-  const first = child(value, a);
-  if (b === undefined) return first;
-  const second = child(first, b);
-  return c === undefined ? second : child(second, c);
+/** An own field that is an object, or undefined. */
+function branch(node: Node | undefined, key: string): Node | undefined {
+  const value = field(node, key);
+  return typeof value === 'object' && value !== null ? (value as Node) : undefined;
+}
+
+/** An own field that is a string, or undefined. */
+function text(node: Node | undefined, key: string): string | undefined {
+  const value = field(node, key);
+  return typeof value === 'string' ? value : undefined;
 }
 
 // Constants, not literals in checkRules: a regex literal is a new RegExp each time.
@@ -24,42 +31,48 @@ const CEP_SHAPE = /^\d{8}$/;
 const UF_SUFFIX = /[\s/-]([A-Za-z]{2})$/;
 const COMPE_SHAPE = /^\d{3}$/;
 
-const filled = (value: unknown): boolean => typeof value === 'string' && value !== '';
-
 const EARLIEST_ISSUE_DATE = '1900-01-01';
 
 /** Errors and warnings beyond single-field shape. `today` is `YYYY-MM-DD`. */
 export function checkRules(submission: unknown, today: string): { errors: Issue[]; warnings: Issue[] } {
   const errors: Issue[] = [];
   const warnings: Issue[] = [];
+  // Each branch looked up once: this runs for every file of a batch.
+  const root = typeof submission === 'object' && submission !== null ? (submission as Node) : undefined;
+  const pessoa = branch(root, 'pessoa');
+  const documento = branch(pessoa, 'documento');
+  const endereco = branch(pessoa, 'endereco');
+  const conta = branch(root, 'contaBancaria');
 
-  const issued = at(submission, 'pessoa', 'documento', 'dataDeEmissao');
-  if (typeof issued === 'string' && isRealIsoDate(issued) && issued > today) {
-    errors.push({
-      path: 'pessoa.documento.dataDeEmissao',
-      message: `is in the future (${issued}; today is ${today}); use the date printed on the document`,
-    });
-  } else if (typeof issued === 'string' && isRealIsoDate(issued) && issued < EARLIEST_ISSUE_DATE) {
-    // No identity document of a working person was issued before 1900: a mistyped year.
-    errors.push({
-      path: 'pessoa.documento.dataDeEmissao',
-      message: `${issued} is before 1900; check the year (the date printed on the document, YYYY-MM-DD)`,
-    });
+  const issued = text(documento, 'dataDeEmissao');
+  if (issued !== undefined && isRealIsoDate(issued)) {
+    if (issued > today) {
+      errors.push({
+        path: 'pessoa.documento.dataDeEmissao',
+        message: `is in the future (${issued}; today is ${today}); use the date printed on the document`,
+      });
+    } else if (issued < EARLIEST_ISSUE_DATE) {
+      // No identity document of a working person was issued before 1900: a mistyped year.
+      errors.push({
+        path: 'pessoa.documento.dataDeEmissao',
+        message: `${issued} is before 1900; check the year (the date printed on the document, YYYY-MM-DD)`,
+      });
+    }
   }
 
-  const cep = at(submission, 'pessoa', 'endereco', 'cep');
-  const uf = at(submission, 'pessoa', 'endereco', 'uf');
-  if (typeof cep === 'string' && CEP_SHAPE.test(cep) && typeof uf === 'string' && isUf(uf) && !cepMatchesUf(cep, uf)) {
+  const cep = text(endereco, 'cep');
+  const uf = text(endereco, 'uf');
+  if (cep !== undefined && CEP_SHAPE.test(cep) && uf !== undefined && isUf(uf) && !cepMatchesUf(cep, uf)) {
     warnings.push({
       path: 'pessoa.endereco.cep',
       message: `CEP ${cep} is outside the postal range of ${uf}; check the CEP and the state`,
     });
   }
 
-  const orgao = at(submission, 'pessoa', 'documento', 'orgaoExpedidor');
-  if (typeof orgao === 'string') {
+  const orgao = text(documento, 'orgaoExpedidor');
+  if (orgao !== undefined && orgao.length > 3) {
     const suffix = UF_SUFFIX.exec(orgao)?.[1]?.toUpperCase();
-    if (suffix && isUf(suffix) && orgao.length > 3) {
+    if (suffix && isUf(suffix)) {
       warnings.push({
         path: 'pessoa.documento.orgaoExpedidor',
         message: `"${orgao}" includes a state; the state of issue belongs in pessoa.documento.uf (send e.g. "${orgao.slice(0, -3).trim()}")`,
@@ -67,17 +80,20 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
     }
   }
 
-  const compe = at(submission, 'contaBancaria', 'compe');
-  if (typeof compe === 'string' && COMPE_SHAPE.test(compe) && !bankName(compe)) {
+  const compe = text(conta, 'compe');
+  if (compe !== undefined && COMPE_SHAPE.test(compe) && !bankName(compe)) {
     warnings.push({
       path: 'contaBancaria.compe',
       message: `bank code ${compe} is not in the list of STR participants; check it`,
     });
   }
 
-  const conta = at(submission, 'contaBancaria');
-  if (filled(at(conta, 'chavePix'))) {
-    const given = BANK_FIELDS.filter((name) => filled(at(conta, name)));
+  const pix = text(conta, 'chavePix');
+  if (pix !== undefined && pix !== '') {
+    const given = BANK_FIELDS.filter((name) => {
+      const value = text(conta, name);
+      return value !== undefined && value !== '';
+    });
     if (given.length > 0) {
       warnings.push({
         path: 'contaBancaria',
