@@ -181,4 +181,19 @@ describe('expandInputs and symbolic links', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('goes into folders (one named like a file too) but not into links to folders', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'econsig-links-'));
+    try {
+      mkdirSync(join(dir, 'odd.json', 'inner'), { recursive: true });
+      writeFileSync(join(dir, 'odd.json', 'inner', 'x.json'), '{}');
+      mkdirSync(join(dir, 'elsewhere'));
+      writeFileSync(join(dir, 'elsewhere', 'y.json'), '{}');
+      symlinkSync(join(dir, 'elsewhere'), join(dir, 'via-link'));
+      symlinkSync(join(dir, 'elsewhere'), join(dir, 'via-link.json'));
+      expect(expandInputs([dir], '/').map((s) => s.file)).toEqual([join(dir, 'elsewhere', 'y.json'), join(dir, 'odd.json', 'inner', 'x.json')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
