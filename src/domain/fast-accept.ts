@@ -88,6 +88,13 @@ class Emitter {
   checks(checks: readonly Check[]): string {
     return checks
       .map((check) => {
+        const def = check._zod.def as { check: string; format?: string; pattern?: unknown; when?: unknown };
+        if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp && def.when === undefined) {
+          // `.regex()`: zod's check is exactly this test of its own pattern ($ZodCheckRegex),
+          // so the call, the payload and the issue list are skipped (most checks are these).
+          const pattern = this.ref(def.pattern);
+          return `${pattern}.lastIndex = 0;\nif (!${pattern}.test(v)) return ASK;`;
+        }
         // zod sets both when it builds the check and never changes them: read once here,
         // not per value (about half the fast path's time in a fresh process).
         const run = this.ref(check._zod);
