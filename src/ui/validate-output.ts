@@ -111,12 +111,32 @@ export function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warni
 }
 
 function issuesJson(issues: readonly Issue[]): string {
+  if (issues.length === 0) return '[]';
   let json = '[';
-  for (let i = 0; i < issues.length; i++) {
-    const issue = issues[i] as Issue;
-    json += `${i === 0 ? '' : ','}{"path":${jsonString(issue.path)},"message":${jsonString(issue.message)}}`;
-  }
+  for (let i = 0; i < issues.length; i++) json += `${i === 0 ? '' : ','}${issueJson(issues[i] as Issue)}`;
   return `${json}]`;
+}
+
+/**
+ * The JSON of issues already written, by message then path: a batch repeats a few warnings
+ * and errors over and over (every file with both bank data and a Pix key has the same one).
+ * Bounded: emptied when it holds this many messages.
+ */
+const issueJsonByMessage = new Map<string, Map<string, string>>();
+const ISSUE_JSON_MEMO_LIMIT = 1_000;
+
+function issueJson(issue: Issue): string {
+  let byPath = issueJsonByMessage.get(issue.message);
+  let json = byPath?.get(issue.path);
+  if (json === undefined) {
+    json = `{"path":${jsonString(issue.path)},"message":${jsonString(issue.message)}}`;
+    if (byPath === undefined) {
+      if (issueJsonByMessage.size >= ISSUE_JSON_MEMO_LIMIT) issueJsonByMessage.clear();
+      issueJsonByMessage.set(issue.message, (byPath = new Map()));
+    }
+    byPath.set(issue.path, json);
+  }
+  return json;
 }
 
 /** What JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates (any surrogate, to be safe). */
