@@ -111,14 +111,17 @@ export function cepMatchesUf(cep: string, uf: Uf): boolean {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+function digitAt(text: string, at: number): number {
+  return text.charCodeAt(at) - 48;
+}
+
 /** A real calendar date in ISO form `YYYY-MM-DD` (proleptic Gregorian, as Date). */
 export function isRealIsoDate(value: string): boolean {
   if (!ISO_DATE_SHAPE.test(value)) return false;
   // Arithmetic, not a Date: this runs on every file of a batch.
-  const digit = (at: number): number => value.charCodeAt(at) - 48;
-  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-  const month = digit(5) * 10 + digit(6);
-  const day = digit(8) * 10 + digit(9);
+  const year = digitAt(value, 0) * 1000 + digitAt(value, 1) * 100 + digitAt(value, 2) * 10 + digitAt(value, 3);
+  const month = digitAt(value, 5) * 10 + digitAt(value, 6);
+  const day = digitAt(value, 8) * 10 + digitAt(value, 9);
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));

@@ -9,17 +9,18 @@ function fold(name: string): string {
 }
 
 function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const row: number[] = [];
+  for (let j = 0; j <= b.length; j++) row.push(j);
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] ?? 0;
+    let previous = row[0] as number;
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const saved = row[j] ?? 0;
-      row[j] = Math.min(saved + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const saved = row[j] as number;
+      row[j] = Math.min(saved + 1, (row[j - 1] as number) + 1, previous + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
       previous = saved;
     }
   }
-  return row[b.length] ?? 0;
+  return row[b.length] as number;
 }
 
 // The lists are constants (enum values, field names, setting keys): each is folded once, not
