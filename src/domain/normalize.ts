@@ -3,7 +3,7 @@
  * expects, each one reported as a warning, and fields the service does not define dropped
  * with a "did you mean". Nothing else is guessed.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { isDdd, isValidCpf } from './brazil.js';
 import type { Issue } from './issue.js';
 import { suggest } from './suggest.js';

@@ -3,7 +3,7 @@
  * of its types, its rules and `econsig schema`. Field names are the service's, exactly.
  * Every message says what is expected and shows a good value; the path is added by the caller.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { ELEVEN_DIGITS, ISO_DATE_SHAPE, UFS, checkPhone, checkPixKey, isRealIsoDate, isValidCnh } from './brazil.js';
 import { suggest } from './suggest.js';
 
@@ -257,19 +257,3 @@ export const submissionSchema = object(
 
 export type Submission = z.infer<typeof submissionSchema>;
 export type ContaBancaria = z.infer<typeof contaBancariaSchema>;
-
-/** The JSON Schema of a submission file, generated from the same zod schemas. */
-export function submissionJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(submissionSchema, {
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-    override: (ctx) => {
-      // The either/or rule of contaBancaria lives in a refinement, which JSON Schema cannot
-      // see; state it for editors.
-      if (ctx.zodSchema === contaBancariaSchema) {
-        ctx.jsonSchema.anyOf = [{ required: [...BANK_FIELDS] }, { required: ['chavePix'] }];
-      }
-    },
-  });
-  return schema as Record<string, unknown>;
-}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../package-files.js';
-import { z } from 'zod';
+import * as z from '../domain/zod.js';
 import { UsageError } from '../errors.js';
 
 const cpfSchema = z.string().regex(/^\d{11}$/, 'expected a CPF of 11 digits');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldSchemas, submissionJsonSchema, type FieldPath } from '../../../src/domain/submission.js';
+import { submissionJsonSchema } from '../../../src/domain/json-schema.js';
+import { fieldSchemas, type FieldPath } from '../../../src/domain/submission.js';
 
 const messageOf = (path: FieldPath, value: unknown): string | undefined =>
   fieldSchemas[path].safeParse(value).error?.issues[0]?.message;
