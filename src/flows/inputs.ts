@@ -65,13 +65,18 @@ function listJsonFiles(folder: string): string[] {
   const entries = readdirSync(folder, { recursive: true, withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries) {
-    if (!entry.name.toLowerCase().endsWith('.json')) continue;
+    if (!isJsonName(entry.name)) continue;
     // A link to a file counts; a link to anything else (or a dangling one) does not.
     if (!entry.isFile() && !(entry.isSymbolicLink() && isFileBehindLink(join(entry.parentPath, entry.name)))) continue;
     const dir = entry.parentPath.length > folder.length ? entry.parentPath.slice(folder.length + 1) : '';
     files.push(dir ? `${dir}/${entry.name}` : entry.name);
   }
   return files.sort();
+}
+
+/** `*.json` in any case (`A.JSON` too), without a lower-cased copy of every name. */
+function isJsonName(name: string): boolean {
+  return name.endsWith('.json') || name.slice(-5).toLowerCase() === '.json';
 }
 
 function isFileBehindLink(path: string): boolean {
