@@ -62,16 +62,28 @@ function prefixOf(folder: string): string {
 
 /** Paths relative to `folder` of every *.json file below it, sorted. */
 function listJsonFiles(folder: string): string[] {
-  const entries = readdirSync(folder, { recursive: true, withFileTypes: true });
   const files: string[] = [];
-  for (const entry of entries) {
-    if (!isJsonName(entry.name)) continue;
-    // A link to a file counts; a link to anything else (or a dangling one) does not.
-    if (!entry.isFile() && !(entry.isSymbolicLink() && isFileBehindLink(join(entry.parentPath, entry.name)))) continue;
-    const dir = entry.parentPath.length > folder.length ? entry.parentPath.slice(folder.length + 1) : '';
-    files.push(dir ? `${dir}/${entry.name}` : entry.name);
-  }
+  collectJsonFiles(folder, '', files);
   return files.sort();
+}
+
+/**
+ * Walked by hand: readdirSync's `recursive` goes through links to folders on Node 22 and
+ * not on Node 20, so the same command listed different files (and a link cycle could never
+ * end). This goes into folders, never into links to folders, on every version.
+ */
+function collectJsonFiles(dir: string, relative: string, files: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const name = entry.name;
+    if (entry.isDirectory()) {
+      collectJsonFiles(join(dir, name), `${relative}${name}/`, files);
+      continue;
+    }
+    if (!isJsonName(name)) continue;
+    // A link to a file counts; a link to anything else (or a dangling one) does not.
+    if (!entry.isFile() && !(entry.isSymbolicLink() && isFileBehindLink(join(dir, name)))) continue;
+    files.push(relative + name);
+  }
 }
 
 /** `*.json` in any case (`A.JSON` too), without a lower-cased copy of every name. */

@@ -182,7 +182,7 @@ describe('expandInputs and symbolic links', () => {
     }
   });
 
-  it('goes into folders (one named like a file too) but not into links to folders', () => {
+  it('goes into folders (one named like a file too) but not into links to folders, on every Node version', () => {
     const dir = mkdtempSync(join(tmpdir(), 'econsig-links-'));
     try {
       mkdirSync(join(dir, 'odd.json', 'inner'), { recursive: true });
@@ -191,6 +191,7 @@ describe('expandInputs and symbolic links', () => {
       writeFileSync(join(dir, 'elsewhere', 'y.json'), '{}');
       symlinkSync(join(dir, 'elsewhere'), join(dir, 'via-link'));
       symlinkSync(join(dir, 'elsewhere'), join(dir, 'via-link.json'));
+      symlinkSync(dir, join(dir, 'elsewhere', 'loop')); // a cycle: must not be walked
       expect(expandInputs([dir], '/').map((s) => s.file)).toEqual([join(dir, 'elsewhere', 'y.json'), join(dir, 'odd.json', 'inner', 'x.json')]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
