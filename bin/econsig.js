@@ -45,7 +45,8 @@ if (only === '--version' || only === '-V') {
 function loadCli() {
   if (typeof nodeModule.enableCompileCache !== 'function') {
     try {
-      return Promise.resolve(require('./node20.js').loadBundle().exports);
+      const node20 = require('./node20.js');
+      return Promise.resolve(node20.loadBundle(node20.bundleFor(args)).exports);
     } catch (error) {
       // A build without it (or a copy of dist/bundle alone): the ES modules serve as well.
       if (error?.code !== 'ENOENT') throw error;

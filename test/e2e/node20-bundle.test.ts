@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import module from 'node:module';
+import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,16 +18,42 @@ function nodeEval(code: string, cwd = repoRoot, env: NodeJS.ProcessEnv = {}): { 
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe.runIf(node20)('Node 20: the CommonJS bundle and its code cache', () => {
-  it('V8 takes the cache the build made (it refuses one made under other flags)', () => {
-    const r = nodeEval("const { loadBundle } = await import('./bin/node20.js'); console.log(loadBundle().cacheUsed);");
+describe.runIf(node20)('Node 20: the CommonJS bundles and their code caches', () => {
+  it.each(['econsig', 'econsig-validate'])('V8 takes the cache the build made for %s (it refuses one made under other flags)', (name) => {
+    const r = nodeEval(`const { loadBundle } = await import('./bin/node20.js'); console.log(loadBundle('${name}').cacheUsed);`);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('true');
   });
 
-  it('is ASCII, so it is read straight into a one-byte string', () => {
-    const bytes = readFileSync(join(repoRoot, 'dist/node20/econsig.cjs'));
+  it.each(['econsig.cjs', 'econsig-validate.cjs'])('%s is ASCII, so it is read straight into a one-byte string', (name) => {
+    const bytes = readFileSync(join(repoRoot, 'dist/node20', name));
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
+  it('the validate bundle answers exactly as the whole CLI, as text and as --json', () => {
+    const script = `
+      const { loadBundle } = await import('./bin/node20.js');
+      const { Writable } = await import('node:stream');
+      const results = [];
+      for (const name of ['econsig', 'econsig-validate']) {
+        for (const json of [[], ['--json']]) {
+          let out = '', err = '';
+          const stdout = new Writable({ write(c, _e, done) { out += c; done(); } });
+          const stderr = new Writable({ write(c, _e, done) { err += c; done(); } });
+          const args = ['node', 'econsig', 'validate', 'fixtures/valid', 'fixtures/invalid', 'fixtures/warnings', ...json];
+          const code = await loadBundle(name).exports.main(args, { stdout, stderr, env: { NO_COLOR: '1', CI: '1' }, tuneHeap: false });
+          results.push({ name, code, out, err });
+        }
+      }
+      console.log(JSON.stringify(results));`;
+    const r = nodeEval(script);
+    expect(r.stderr).toBe('');
+    const [fullText, fullJson, validateText, validateJson] = JSON.parse(r.stdout) as Array<{ code: number; out: string; err: string }>;
+    expect(fullText?.code).toBe(1);
+    expect(fullText?.err).toContain('pessoa.endereco.cep');
+    expect(validateText).toEqual({ ...fullText, name: 'econsig-validate' });
+    expect(JSON.parse(fullJson?.out ?? '').files.length).toBeGreaterThan(30);
+    expect(validateJson).toEqual({ ...fullJson, name: 'econsig-validate' });
   });
 
   it('a run with V8 flags of its own still works: the cache is refused, the source compiled', () => {
@@ -38,6 +64,24 @@ describe.runIf(node20)('Node 20: the CommonJS bundle and its code cache', () => 
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).ok).toBe(true);
   });
+});
+
+describe('which Node 20 bundle a command line gets', () => {
+  const { bundleFor } = createRequire(import.meta.url)('../../bin/node20.js') as { bundleFor: (args: string[]) => string };
+  it.each([
+    [['validate', 'a.json'], 'econsig-validate'],
+    [['--json', 'validate', 'a.json'], 'econsig-validate'],
+    [['--profile', 'homolog', '--no-color', 'validate'], 'econsig-validate'],
+    [['--base-url=https://x', '--verbose', 'validate', '--strict'], 'econsig-validate'],
+    // Only the whole CLI for anything else, or anything it is not sure of.
+    [['--profile', 'validate', 'submit', 'a.json'], 'econsig'],
+    [['--base-url', 'validate'], 'econsig'],
+    [['submit', 'validate'], 'econsig'],
+    [['--unknown', 'validate'], 'econsig'],
+    [['--', 'validate'], 'econsig'],
+    [['schema'], 'econsig'],
+    [[], 'econsig'],
+  ])('%j -> %s', (args, bundle) => expect(bundleFor(args)).toBe(bundle));
 });
 
 describe('a copy without dist/node20 runs from the ES modules', () => {
