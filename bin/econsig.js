@@ -5,6 +5,7 @@
 const nodeModule = require('node:module');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { isValidateCommand } = require('./command-line.js');
 
 // Node 22.1+ caches compiled code between runs; on Node 20, bin/node20.js does it for us.
 if (typeof nodeModule.enableCompileCache === 'function') {
@@ -34,19 +35,35 @@ if (only === '--version' || only === '-V') {
 } else if (cachedHelp !== undefined) {
   process.stdout.write(cachedHelp);
 } else {
-  loadCli()
+  const validate = isValidateCommand(args);
+  loadCli(validate)
     .then(({ main }) => main(process.argv))
     .then((code) => {
       process.exitCode = code;
+      // validate holds nothing open once main returns, but node would still wait for V8's
+      // background compiles of the run's hot functions before exiting (about 10 ms after a
+      // large batch). Leave as soon as stdout and stderr have taken everything.
+      if (validate) exitWhenWritten(code);
     });
 }
 
-/** The ESM bundle, or on Node 20 the CommonJS one with its code cache (bin/node20.js). */
-function loadCli() {
+function exitWhenWritten(code) {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+/**
+ * The ESM bundle, or on Node 20 a CommonJS one with its code cache (bin/node20.js): the one
+ * with only validate's code when that is the command, else the whole CLI.
+ */
+function loadCli(validate) {
   if (typeof nodeModule.enableCompileCache !== 'function') {
     try {
-      const node20 = require('./node20.js');
-      return Promise.resolve(node20.loadBundle(node20.bundleFor(args)).exports);
+      return Promise.resolve(require('./node20.js').loadBundle(validate ? 'econsig-validate' : 'econsig').exports);
     } catch (error) {
       // A build without it (or a copy of dist/bundle alone): the ES modules serve as well.
       if (error?.code !== 'ENOENT') throw error;

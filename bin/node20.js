@@ -35,26 +35,5 @@ function loadBundle(name) {
   return { exports: module.exports, script, cacheUsed: cachedData !== undefined && !script.cachedDataRejected };
 }
 
-/**
- * The bundle for a command line: the validate-only one when the command is certainly
- * validate (nothing before it but the global options of src/cli.ts), else the whole CLI,
- * which runs every command, validate too.
- */
-function bundleFor(args) {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === 'validate') return 'econsig-validate';
-    if (arg === '--json' || arg === '--no-color' || arg === '--verbose') continue;
-    if (arg === '--profile' || arg === '--base-url') {
-      i++; // its value, whatever it says
-      continue;
-    }
-    if (arg.startsWith('--profile=') || arg.startsWith('--base-url=')) continue;
-    return 'econsig';
-  }
-  return 'econsig';
-}
-
-exports.bundleFor = bundleFor;
 exports.bundleFiles = bundleFiles;
 exports.loadBundle = loadBundle;

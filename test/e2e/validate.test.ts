@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
 
 const { home, cleanup } = tempHome();
@@ -96,6 +96,30 @@ describe('econsig validate (built binary)', () => {
     expect(r.code).toBe(2);
     const r2 = await runCli(['validate', 'fixtures/invalid/empty.json', join(home, 'nope.json')], { env });
     expect(r2.code).toBe(1);
+  });
+});
+
+describe('validate leaves as soon as its output is written, none of it lost', () => {
+  it('a large --json document read slowly through a pipe arrives whole, then the exit code', async () => {
+    const dir = join(home, 'many');
+    mkdirSync(dir, { recursive: true });
+    const base = readFileSync(join(repoRoot, 'fixtures/valid/bank-and-pix.json'), 'utf8');
+    for (let i = 0; i < 1_500; i++) writeFileSync(join(dir, `p${String(i).padStart(4, '0')}.json`), base);
+    const child = spawn(process.execPath, [binPath, 'validate', dir, '--json'], {
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Read nothing for a while: the output (about 400 KB) fills the pipe and waits.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const doc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ValidateDoc;
+    expect(code).toBe(0);
+    expect(doc.files).toHaveLength(1_500);
+    expect(Buffer.concat(chunks).length).toBeGreaterThan(300_000);
   });
 });
 
