@@ -120,23 +120,33 @@ function issuesJson(issues: readonly Issue[]): string {
 /**
  * The JSON of issues already written, by message then path: a batch repeats a few warnings
  * and errors over and over (every file with both bank data and a Pix key has the same one).
- * Bounded: emptied when it holds this many messages.
+ * Bounded: emptied when it holds this many entries (one message can come with many paths:
+ * "unknown field" for every made-up field name).
  */
 const issueJsonByMessage = new Map<string, Map<string, string>>();
 const ISSUE_JSON_MEMO_LIMIT = 1_000;
+let issueJsonEntries = 0;
 
 function issueJson(issue: Issue): string {
   let byPath = issueJsonByMessage.get(issue.message);
   let json = byPath?.get(issue.path);
   if (json === undefined) {
     json = `{"path":${jsonString(issue.path)},"message":${jsonString(issue.message)}}`;
-    if (byPath === undefined) {
-      if (issueJsonByMessage.size >= ISSUE_JSON_MEMO_LIMIT) issueJsonByMessage.clear();
-      issueJsonByMessage.set(issue.message, (byPath = new Map()));
+    if (issueJsonEntries >= ISSUE_JSON_MEMO_LIMIT) {
+      issueJsonByMessage.clear();
+      issueJsonEntries = 0;
+      byPath = undefined;
     }
+    if (byPath === undefined) issueJsonByMessage.set(issue.message, (byPath = new Map()));
     byPath.set(issue.path, json);
+    issueJsonEntries += 1;
   }
   return json;
+}
+
+/** How many issues' JSON the memo holds now (its bound is tested). */
+export function issueJsonMemoSize(): number {
+  return issueJsonEntries;
 }
 
 /** What JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates (any surrogate, to be safe). */

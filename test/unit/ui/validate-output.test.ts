@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import type { FileReport } from '../../../src/flows/validate-files.js';
 import { createIo } from '../../../src/ui/io.js';
-import { createValidationOutput, jsonString } from '../../../src/ui/validate-output.js';
+import { createValidationOutput, issueJsonMemoSize, jsonString } from '../../../src/ui/validate-output.js';
 
 function capture(json: boolean) {
   const stdout = new PassThrough();
@@ -49,6 +49,29 @@ describe('validate output, written as the reports come', () => {
     const expected = { ok: false, files: all.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })) };
     expect(c.stdout()).toBe(`${JSON.stringify(expected)}\n`);
     expect(c.stderr()).toBe('');
+  });
+
+  it('--json with one message at thousands of paths: the same bytes, and the memo stays bounded', async () => {
+    const message = 'unknown field, not sent (the service does not define it)';
+    const all: FileReport[] = Array.from({ length: 2_500 }, (_, i) => ({
+      file: `f${i}.json`,
+      ok: true,
+      errors: [],
+      warnings: [{ path: `x${i}`, message }, { path: `y${i}`, message }],
+      exitCode: ExitCode.ok,
+    }));
+    const c = capture(true);
+    const output = createValidationOutput(c.io, { strict: false, total: all.length });
+    let largest = 0;
+    for (const r of all) {
+      output.add(r);
+      largest = Math.max(largest, issueJsonMemoSize());
+    }
+    output.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    const expected = { ok: true, files: all.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })) };
+    expect(c.stdout()).toBe(`${JSON.stringify(expected)}\n`);
+    expect(largest).toBeLessThanOrEqual(1_000);
   });
 
   it('--json of one clean file says ok: true', async () => {
