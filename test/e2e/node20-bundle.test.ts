@@ -4,7 +4,7 @@
  * hold the Node 20 path to what makes it worth having, and to falling back cleanly.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,24 @@ describe.runIf(node20)('Node 20: the CommonJS bundles and their code caches', ()
     expect(validateText).toEqual({ ...fullText, name: 'econsig-validate' });
     expect(JSON.parse(fullJson?.out ?? '').files.length).toBeGreaterThan(30);
     expect(validateJson).toEqual({ ...fullJson, name: 'econsig-validate' });
+  });
+
+  it('a cache made under another Node version is not even read; the bundle still runs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'econsig-other-node-'));
+    try {
+      for (const part of ['bin', 'dist/node20', 'package.json', 'fixtures/valid']) cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
+      for (const name of ['econsig', 'econsig-validate']) {
+        const ours = join(dir, 'dist/node20', `${name}.cjs.node-${process.versions.node}.cache`);
+        renameSync(ours, join(dir, 'dist/node20', `${name}.cjs.node-20.0.0.cache`));
+      }
+      const r = nodeEval("const { loadBundle } = await import('./bin/node20.js'); console.log(loadBundle('econsig-validate').cacheUsed);", dir);
+      expect(r.stdout.trim()).toBe('false');
+      const run = spawnSync(process.execPath, ['bin/econsig.js', 'validate', 'fixtures/valid', '--json'], { cwd: dir, encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout).files).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a run with V8 flags of its own still works: the cache is refused, the source compiled', () => {
