@@ -36,6 +36,9 @@ if (only === '--version' || only === '-V') {
   process.stdout.write(cachedHelp);
 } else {
   const validate = isValidateCommand(args);
+  // Until main answers: a run that ends without its answer (a bug) must not look like a
+  // success. 70 is econsig's code for an internal error (src/ui/errors.ts).
+  process.exitCode = 70;
   loadCli(validate)
     .then(({ main }) => main(process.argv))
     .then((code) => {
