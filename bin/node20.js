@@ -17,7 +17,7 @@ const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
 /** A bundle of dist/node20/ ('econsig' or 'econsig-validate') and its code cache for this Node. */
-function bundleFiles(name = 'econsig') {
+function bundleFiles(name) {
   const file = join(__dirname, '..', 'dist', 'node20', `${name}.cjs`);
   return { file, cache: `${file}.node-${process.versions.node}.cache` };
 }

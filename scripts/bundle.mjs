@@ -6,20 +6,25 @@ import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const out = new URL('../dist/bundle/', import.meta.url).pathname;
-rmSync(out, { recursive: true, force: true });
-await build({
-  entryPoints: [new URL('../dist/cli.js', import.meta.url).pathname],
-  outdir: out,
+/** What every bundle of the CLI shares: tsc's output with its dependencies, for Node 20.18+. */
+const common = {
+  entryPoints: [fileURLToPath(new URL('../dist/cli.js', import.meta.url))],
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.18',
+  logLevel: 'warning',
+};
+
+const out = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+rmSync(out, { recursive: true, force: true });
+await build({
+  ...common,
+  outdir: out,
+  splitting: true,
+  format: 'esm',
   chunkNames: 'chunks/[name]-[hash]',
   // CommonJS dependencies (undici, ajv through conf) call require() for Node's own modules.
   banner: { js: "import { createRequire as __econsigCreateRequire } from 'node:module'; const require = __econsigCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
 });
 
 // Node 20 only (bin/node20.js): the CLI as CommonJS files, which vm.Script can load with a
@@ -57,12 +62,9 @@ for (const [name, plugins] of [
 ]) {
   const outfile = fileURLToPath(new URL(name, node20));
   await build({
-    entryPoints: [fileURLToPath(new URL('../dist/cli.js', import.meta.url))],
+    ...common,
     outfile,
-    bundle: true,
     format: 'cjs',
-    platform: 'node',
-    target: 'node20.18',
     minifyWhitespace: true,
     legalComments: 'none',
     define: { 'import.meta.url': '__econsigBundleUrl' },
@@ -71,7 +73,6 @@ for (const [name, plugins] of [
     },
     footer: { js: '\n})' },
     plugins,
-    logLevel: 'warning',
   });
   const text = readFileSync(outfile);
   const wide = text.findIndex((byte) => byte > 0x7f);

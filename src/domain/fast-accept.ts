@@ -75,8 +75,9 @@ const scratch: Payload = { value: undefined, issues: [] };
  * 4 µs per file even once optimised.
  */
 class Emitter {
-  /** Everything the generated code refers to, by index: checks, enum sets, object functions. */
+  /** The values the generated code refers to (`R<n>`): patterns, checks, enum sets. */
   readonly refs: unknown[] = [];
+  /** The source of each object's function (`F[<n>]`). */
   readonly functions: string[] = [];
 
   /** A constant of the generated code, bound once when it is compiled. */
@@ -98,7 +99,7 @@ class Emitter {
         // zod sets both when it builds the check and never changes them: read once here,
         // not per value (about half the fast path's time in a fresh process).
         const run = this.ref(check._zod);
-        const when = check._zod.def.when === undefined ? undefined : `${this.ref(check._zod.def)}.when`;
+        const when = def.when === undefined ? undefined : `${this.ref(check._zod.def)}.when`;
         // As zod runs a check: skipped when its `when` says so; failed if it adds an issue or
         // changes the value; an async check is zod's to report.
         const fails = `if (${run}.check(S) instanceof Promise || S.issues.length !== 0 || S.value !== v) { S.issues.length = 0; return ASK; }`;

@@ -26,6 +26,12 @@ function text(node: Node | undefined, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** An own field that is a non-empty string. */
+function filled(node: Node | undefined, key: string): boolean {
+  const value = text(node, key);
+  return value !== undefined && value !== '';
+}
+
 // Constants, not literals in checkRules: a regex literal is a new RegExp each time.
 const CEP_SHAPE = /^\d{8}$/;
 const UF_SUFFIX = /[\s/-]([A-Za-z]{2})$/;
@@ -88,12 +94,8 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
     });
   }
 
-  const pix = text(conta, 'chavePix');
-  if (pix !== undefined && pix !== '') {
-    const given = BANK_FIELDS.filter((name) => {
-      const value = text(conta, name);
-      return value !== undefined && value !== '';
-    });
+  if (filled(conta, 'chavePix')) {
+    const given = BANK_FIELDS.filter((name) => filled(conta, name));
     if (given.length > 0) {
       warnings.push({
         path: 'contaBancaria',

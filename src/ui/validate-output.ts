@@ -52,7 +52,7 @@ function jsonOutput(io: Io): ValidationOutput {
  * the encoder, and little text left on the heap to survive young-generation collections
  * (a string gathered up to 64 KiB was copied at each, then promoted).
  */
-export class ByteChunks {
+class ByteChunks {
   private readonly sealed: Buffer[] = [];
   private current = Buffer.allocUnsafe(CHUNK_BYTES);
   private used = 0;
@@ -106,7 +106,7 @@ export class ByteChunks {
  * JSON.stringify({ file, ok, errors, warnings }) written out: the same bytes, without
  * walking a new object per file (a tenth of `validate --json` over 10,000 files).
  */
-export function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warnings'>): string {
+function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warnings'>): string {
   return `{"file":${jsonString(r.file)},"ok":${r.ok},"errors":${issuesJson(r.errors)},"warnings":${issuesJson(r.warnings)}}`;
 }
 
