@@ -482,10 +482,15 @@ describe('describeRequest, contractsUrl, assertSafeTransport', () => {
     expect(() => createServiceClient({ baseUrl: 'http://user:pw@example.com/x', token: TOKEN, requestTimeoutMs: 1000 })).toThrow(
       InsecureTransportError,
     );
+    let error: unknown;
     try {
       assertSafeTransport('http://user:pw@example.com/x');
-    } catch (error) {
-      expect((error as Error).message).not.toContain('pw');
+    } catch (caught) {
+      error = caught;
     }
+    // Asserted after the catch: if nothing is thrown, this fails.
+    expect(error).toBeInstanceOf(InsecureTransportError);
+    expect((error as Error).message).toContain('example.com');
+    expect((error as Error).message).not.toContain('pw');
   });
 });
