@@ -4,24 +4,39 @@ import { EconsigError, ExitCode } from '../errors.js';
 import { isSuccess } from '../domain/outcome.js';
 import type { SubmitResult } from './submit-batch.js';
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+
+/**
+ * Element text that a parser reads back as it was. A file name or a service message may hold
+ * characters XML 1.0 forbids (control characters other than tab, newline and carriage
+ * return; lone surrogates; U+FFFE, U+FFFF): they are written as the text `\uXXXX`, so the
+ * report still parses and the name stays recognisable.
+ */
+function xmlText(text: string): string {
+  return text
+    .replace(/[<>&\r]/g, (c) => ENTITIES[c] ?? c)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** An attribute value: also quotes, and tab and newline, which parsers would otherwise turn into spaces. */
+function xmlAttribute(text: string): string {
+  return xmlText(text).replace(/["'\t\n]/g, (c) => ENTITIES[c] ?? c);
+}
 
 export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): string {
   const failures = results.filter((r) => !isSuccess(r.outcome)).length;
   const cases = results.map((r) => {
-    const name = escapeXml(r.file);
+    const name = xmlAttribute(r.file);
     const open = `    <testcase classname="econsig.submit" name="${name}" time="0">`;
-    const out = `      <system-out>${escapeXml(`${r.outcome}: ${r.message}${r.idContrato ? ` (idContrato ${r.idContrato})` : ''}`)}</system-out>`;
+    const out = `      <system-out>${xmlText(`${r.outcome}: ${r.message}${r.idContrato ? ` (idContrato ${r.idContrato})` : ''}`)}</system-out>`;
     if (isSuccess(r.outcome)) return `${open}\n${out}\n    </testcase>`;
     const details = [
       ...r.errors.map((e) => `${e.path}: ${e.message}`),
       ...r.erros.map((e) => `${e.codigo}: ${e.msg}`),
       ...(r.hint ? [`hint: ${r.hint}`] : []),
     ].join('\n');
-    return `${open}\n      <failure type="${r.outcome}" message="${escapeXml(r.message)}">${escapeXml(details)}</failure>\n${out}\n    </testcase>`;
+    return `${open}\n      <failure type="${r.outcome}" message="${xmlAttribute(r.message)}">${xmlText(details)}</failure>\n${out}\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
