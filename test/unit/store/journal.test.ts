@@ -4,14 +4,17 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followJournal, Journal, journalPath, readJournal, type JournalEntry, type JournalWrite } from '../../../src/store/journal.js';
 
 let home: string;
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'econsig-journal-'));
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
+afterEach(() => {
+  vi.useRealTimers();
+  rmSync(home, { recursive: true, force: true });
+});
 
 function delivery(i: number, pad = 0): JournalEntry {
   return {
@@ -152,19 +155,24 @@ describe('Journal across processes', () => {
 });
 
 describe('followJournal', () => {
+  // The polls run on fake timers: advancing them runs every poll that would have come in
+  // that time, synchronously, so "nothing was delivered" is known rather than hoped after a sleep.
   it('delivers existing entries with fromStart, then new ones, and stops on abort', async () => {
     const j = await Journal.open(home);
     await j.append(delivery(1));
     const seen: string[] = [];
     const ac = new AbortController();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     followJournal(home, (e) => seen.push((e as { webhookId: string }).webhookId), { signal: ac.signal, fromStart: true, intervalMs: 10 });
     expect(seen).toEqual(['msg_1']);
     await j.append(delivery(2));
-    await waitFor(() => seen.length === 2);
+    vi.advanceTimersByTime(10);
+    expect(seen).toEqual(['msg_1', 'msg_2']);
     ac.abort();
     await j.append(delivery(3));
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(1000);
     expect(seen).toEqual(['msg_1', 'msg_2']);
+    expect(vi.getTimerCount()).toBe(0);
     await j.close();
   });
 
@@ -173,13 +181,14 @@ describe('followJournal', () => {
     await j.append(delivery(1));
     const seen: string[] = [];
     const ac = new AbortController();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     followJournal(home, (e) => seen.push((e as { webhookId: string }).webhookId), { signal: ac.signal, intervalMs: 10 });
     const line = JSON.stringify(delivery(2));
     appendFileSync(journalPath(home), line.slice(0, 30));
-    await new Promise((r) => setTimeout(r, 40));
+    vi.advanceTimersByTime(100);
     expect(seen).toEqual([]);
     appendFileSync(journalPath(home), `${line.slice(30)}\n`);
-    await waitFor(() => seen.length === 1);
+    vi.advanceTimersByTime(10);
     expect(seen).toEqual(['msg_2']);
     ac.abort();
     await j.close();
