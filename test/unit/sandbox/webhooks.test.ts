@@ -114,11 +114,23 @@ describe('sandbox webhooks', () => {
   it('close() during retries cancels them and counts the result as pending', async () => {
     const listener = await startListener(() => 503);
     running.push(listener);
-    const sbx = await sandbox({ webhookUrl: listener.url, webhookRetry: { tries: 8, baseDelayMs: 200 } });
-    await submit(sbx, 'PROP-1001');
-    await waitFor(() => listener.deliveries.length === 1);
-    expect(await sbx.close()).toMatchObject({ pendingWebhooks: 1 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(listener.deliveries).toHaveLength(1);
+    // No jitter: every first retry comes exactly 200 ms after its first try.
+    const retry = { webhookRetry: { tries: 8, baseDelayMs: 200 }, random: () => 1 };
+    const closed = await sandbox({ webhookUrl: listener.url, ...retry });
+    await submit(closed, 'PROP-1001');
+    await waitFor(() => attempts(closed.logs).length === 1);
+    expect(attempts(closed.logs)[0]).toMatchObject({ attempt: 1, nextRetryMs: 200 });
+    expect(await closed.close()).toMatchObject({ pendingWebhooks: 1 });
+    // A second sandbox, started later with the same retry timing, in the same process: its
+    // retry is due after the closed one's would have been, so once it has come, a retry
+    // of the closed sandbox would have come before it.
+    const later = await sandbox({ webhookUrl: listener.url, ...retry });
+    await submit(later, 'PROP-1004');
+    await waitFor(() => attempts(later.logs).length === 2);
+    const ids = listener.deliveries.map((d) => d.headers['webhook-id']);
+    const closedId = attempts(closed.logs)[0]!.webhookId;
+    expect(ids.filter((id) => id === closedId)).toHaveLength(1);
+    expect(attempts(closed.logs)).toHaveLength(1);
+    expect(ids.filter((id) => id !== closedId)).toHaveLength(2);
   });
 });
