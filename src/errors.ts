@@ -13,6 +13,12 @@ export const ExitCode = {
   unavailable: 7,
   denied: 8,
   timeout: 9,
+  /** A bug in econsig itself (sysexits EX_SOFTWARE). */
+  bug: 70,
+  /** Local storage failure: the store, config or an output file (sysexits EX_IOERR). */
+  storage: 74,
+  /** Interrupted by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it). */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,0 +1,206 @@
+/**
+ * The store: every submission, answer, delivery and result, behind one interface
+ * (cli-contract.md, "The store"). Two engines implement it: SQLite in ECONSIG_HOME
+ * (store/sqlite.ts, the default) and PostgreSQL for a team (store/postgres.ts). Flows
+ * see only this file's types; which engine runs is decided once, by openStore.
+ *
+ * Every method returns a Promise, so an engine that talks over the network fits; every
+ * write resolves only once it is durable (the engine's commit, with fsync).
+ */
+import { EconsigError, ExitCode } from '../errors.js';
+
+/** What one submission got back from the service (or `unknown`: sent, no answer). */
+export interface AnswerRecord {
+  at: string;
+  /** An outcome of the submit `--json` contract: accepted, rejected, not_found, unknown... */
+  outcome: string;
+  httpStatus: number | null;
+  idContrato: string | null;
+  erros: { codigo: string; msg: string }[];
+  /** What happened, for people (the rejected reason included). */
+  message: string | null;
+}
+
+export type FinalOutcome = 'approved' | 'denied' | 'cancelled';
+
+/** The approval result of a contract: the first final one a delivery (or submit --wait) brought. */
+export interface ResultRecord {
+  idContrato: string;
+  at: string;
+  outcome: FinalOutcome;
+  status: string | null;
+  reason: string | null;
+}
+
+/** A claimed submission, with its answer and its contract's result once they are known. */
+export interface SubmissionRecord {
+  /** The claim's own id (a UUID), the key answers are recorded under. */
+  ref: string;
+  idProposta: string;
+  baseUrl: string;
+  /** sha256 of the exact JSON sent: "the same submission". */
+  bodyHash: string;
+  file: string | null;
+  profile: string;
+  /** When the claim was recorded, just before the POST left. */
+  sentAt: string;
+  answer: AnswerRecord | null;
+  result: ResultRecord | null;
+}
+
+export interface ClaimRequest {
+  idProposta: string;
+  /** The guard is per service: a proposal sent to the sandbox says nothing about homolog. */
+  baseUrl: string;
+  bodyHash: string;
+  file: string | null;
+  profile: string;
+  at: string;
+  /** --force: claim even when an earlier submission holds the proposal. */
+  force: boolean;
+}
+
+export type ClaimResult =
+  /** Recorded (durably): the POST may leave. `overridden` is what --force went past. */
+  | { kind: 'claimed'; ref: string; overridden: SubmissionRecord | null }
+  /** Not recorded: `earlier` holds the proposal (see `holdsProposal`). */
+  | { kind: 'held'; earlier: SubmissionRecord };
+
+/**
+ * The guard's rule (cli-contract.md, "The guard"): a submission holds its proposal while
+ * it has no answer (in flight, or the process died: unknown), its answer is `unknown`, or
+ * it was accepted and no denied or cancelled result came back. Denied, rejected,
+ * not_found, invalid (and every answer that proves nothing was created) free it.
+ * Engines apply this rule inside the claim's transaction; it is here as the one
+ * statement of it (sqlite.ts spells it in SQL as HOLDS_SQL).
+ */
+export function holdsProposal(record: SubmissionRecord): boolean {
+  if (record.answer === null) return true;
+  if (record.answer.outcome === 'unknown') return true;
+  if (record.answer.outcome !== 'accepted') return false;
+  return record.result === null || record.result.outcome === 'approved';
+}
+
+/** One webhook delivery, as the listener received it. */
+export interface DeliveryRecord {
+  receivedAt: string;
+  webhookId: string | null;
+  /** sha256 of the raw body: the same body twice is one delivery. */
+  bodyHash: string;
+  idContrato: string | null;
+  idProposta: string | null;
+  status: string | null;
+  outcome: 'approved' | 'denied' | 'cancelled' | 'unknown';
+  reason: string | null;
+  verified: boolean | null;
+  /** The body as received (JSON text). */
+  payload: string;
+}
+
+export interface HistoryQuery {
+  idProposta?: string;
+  idContrato?: string;
+  /** Matches the answer's outcome or the result's (`approved`, `denied`...); `unknown` also matches no answer. */
+  outcome?: string;
+  /** ISO timestamp: submissions sent at or after it. */
+  since?: string;
+  limit: number;
+}
+
+export interface HistoryPage {
+  /** Newest first. */
+  entries: SubmissionRecord[];
+  /** How many more match beyond `limit`, counted up to `moreCap`. */
+  more: number;
+  /** `more` stopped counting here: there are at least this many. */
+  moreCap: number;
+  /** Rows that could not be read (a damaged column), skipped and described here. */
+  unreadable: string[];
+}
+
+/** How many extra matches `history` counts before it says "at least": the count stays cheap at any size. */
+export const MORE_CAP = 10_000;
+
+/** A line of the retired journal.jsonl, as the import hands it over (already checked for shape). */
+export type LegacyEntry =
+  | { kind: 'submission'; ref: string; at: string; file: string | null; idProposta: string; bodyHash: string; profile: string; baseUrl: string }
+  | { kind: 'answer'; ref: string; answer: AnswerRecord }
+  | { kind: 'result'; result: ResultRecord }
+  | { kind: 'delivery'; delivery: DeliveryRecord };
+
+export interface FollowOptions {
+  signal: AbortSignal;
+  intervalMs?: number;
+}
+
+export interface Store {
+  /** Where the store is, for messages: a file path, or a URL without its password. */
+  readonly location: string;
+  /**
+   * The guard and the claim, in one transaction: either the proposal is free (or `force`)
+   * and the claim is durably recorded, or the submission that holds it is returned.
+   * Any number of processes claiming the same proposal at once: exactly one gets `claimed`.
+   */
+  claim(request: ClaimRequest): Promise<ClaimResult>;
+  /** The answer to a claimed submission (once; a second answer replaces the first). */
+  recordAnswer(ref: string, answer: AnswerRecord): Promise<void>;
+  /** A final result learnt by submit --wait (the first result of a contract wins). */
+  recordResult(result: ResultRecord): Promise<void>;
+  /**
+   * A webhook delivery; `duplicate` when one with the same webhook-id or the same body is
+   * already stored (a unique constraint, so also across processes). A final result in it
+   * is recorded as the contract's result in the same transaction.
+   */
+  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'>;
+  /** Submissions matching `query`, newest first, with answers and results. */
+  history(query: HistoryQuery): Promise<HistoryPage>;
+  /** The recorded result of a contract, if any. */
+  resultOf(idContrato: string): Promise<ResultRecord | null>;
+  /**
+   * Calls `onResult` for each result recorded (by any process) after this resolves, until
+   * the signal aborts. Pair with `resultOf` for results that came before.
+   */
+  followResults(onResult: (result: ResultRecord) => void, options: FollowOptions): Promise<void>;
+  /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */
+  importLegacy(entries: readonly LegacyEntry[]): Promise<void>;
+  /** Waits for pending writes, then closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * The store cannot be read or written (exit 74): names the place, the system's cause
+ * (EACCES, EROFS, ENOSPC, EISDIR, a corrupt database...) and what to do.
+ */
+export class StorageError extends EconsigError {
+  readonly location: string;
+  readonly code: string | undefined;
+
+  constructor(location: string, what: string, code: string | undefined, hint: string, cause?: unknown) {
+    super(`${what}: ${location}${code ? ` (${code})` : ''}`, { exitCode: ExitCode.storage, hint, cause });
+    this.name = 'StorageError';
+    this.location = location;
+    this.code = code;
+  }
+}
+
+/** What to do about a storage failure, by system cause. */
+export function storageHint(code: string | undefined, location: string): string {
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `Give your user read and write access to ${location} (and its folder), or set ECONSIG_HOME to a folder you own.`;
+    case 'EROFS':
+      return 'The file system is read-only. Set ECONSIG_HOME to a writable folder.';
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'The disk is full. Free some space, then run the same command again: nothing unrecorded was sent.';
+    case 'EISDIR':
+      return `Something that is not the database is at ${location}. Move it away, then run the command again.`;
+    case 'CORRUPT':
+      return `Move ${location} aside (keep it for inspection) and run the command again: a new store is created.`;
+    case 'BUSY':
+      return 'Another econsig process held the store too long. Run the command again.';
+    default:
+      return `Check the disk and the permissions of ${location}.`;
+  }
+}
