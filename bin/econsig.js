@@ -1,76 +1,44 @@
 #!/usr/bin/env node
-// CommonJS on purpose (bin/package.json): an ES module entry makes node set up its ES module
-// loader before anything runs, about 6 ms of every command; on Node 20 econsig needs none.
-'use strict';
-const nodeModule = require('node:module');
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const { isValidateCommand } = require('./command-line.js');
+// The entry: check the Node version, turn on Node's compile cache, run the bundle, set the
+// exit code. Everything else is in src/ (src/main.ts is the program's entry).
+import { readFileSync } from 'node:fs';
+import module from 'node:module';
 
-// Node 22.1+ caches compiled code between runs; on Node 20, bin/node20.js does it for us.
-if (typeof nodeModule.enableCompileCache === 'function') {
-  try {
-    nodeModule.enableCompileCache();
-  } catch {
-    // A read-only cache folder must never stop the CLI.
-  }
+const NEEDED = [22, 19];
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
+  process.stderr.write(`econsig needs Node.js ${NEEDED.join('.')} or newer; this is Node.js ${process.versions.node}.\n`);
+  process.exit(2);
 }
 
+// Compiled code is cached between runs (in the OS temp folder); a cache that cannot be
+// written only makes start-up slower, so its answer is not checked.
+module.enableCompileCache?.();
+
+// `--version` and `--help` alone are answered without commander, whose import alone takes
+// start-up past 1.3x of bare node (docs/performance.md). The help text is commander's own,
+// written at 80 columns by the build; a narrower terminal gets commander's rendering.
 const args = process.argv.slice(2);
 const only = args.length === 1 ? args[0] : undefined;
-// The two commonest requests need no commander (start-up within 1.3x of bare node): the
-// version from package.json, and the top-level help rendered at build time (80 columns,
-// so only where that fits; commander renders it otherwise).
-let cachedHelp;
-if ((only === '--help' || only === '-h') && (!process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80)) {
-  try {
-    cachedHelp = readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8');
-  } catch {
-    cachedHelp = undefined;
-  }
-}
+const fitsHelp = !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80;
+const help = (only === '--help' || only === '-h') && fitsHelp ? readHelp() : undefined;
 if (only === '--version' || only === '-V') {
-  const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
-} else if (cachedHelp !== undefined) {
-  process.stdout.write(cachedHelp);
+} else if (help !== undefined) {
+  process.stdout.write(help);
 } else {
-  const validate = isValidateCommand(args);
-  // Until main answers: a run that ends without its answer (a bug) must not look like a
-  // success. 70 is econsig's code for an internal error (src/ui/errors.ts).
+  // Until main answers, a run that ends without its answer (a bug) must not look like success.
   process.exitCode = 70;
-  loadCli(validate)
-    .then(({ main }) => main(process.argv))
-    .then((code) => {
-      process.exitCode = code;
-      // validate holds nothing open once main returns, but node would still wait for V8's
-      // background compiles of the run's hot functions before exiting (about 10 ms after a
-      // large batch). Leave as soon as stdout and stderr have taken everything.
-      if (validate) exitWhenWritten(code);
-    });
+  const { main } = await import('../dist/bundle/main.js');
+  process.exitCode = await main(process.argv);
 }
 
-function exitWhenWritten(code) {
-  let pending = 2;
-  const done = () => {
-    if (--pending === 0) process.exit(code);
-  };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
-}
-
-/**
- * The ESM bundle, or on Node 20 a CommonJS one with its code cache (bin/node20.js): the one
- * with only validate's code when that is the command, else the whole CLI.
- */
-function loadCli(validate) {
-  if (typeof nodeModule.enableCompileCache !== 'function') {
-    try {
-      return Promise.resolve(require('./node20.js').loadBundle(validate ? 'econsig-validate' : 'econsig').exports);
-    } catch (error) {
-      // A build without it (or a copy of dist/bundle alone): the ES modules serve as well.
-      if (error?.code !== 'ENOENT') throw error;
-    }
+/** dist/help.txt, or undefined when a build has none (commander then renders the help). */
+function readHelp() {
+  try {
+    return readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
   }
-  return import('../dist/bundle/cli.js');
 }

@@ -1,33 +1,15 @@
 /**
- * The program: every command and flag, its help and examples, the one error boundary and
- * the exit code. Each command's code is imported only when that command runs, so
- * `--help` and `--version` load nothing but commander. Typed inputs: cli-inputs.ts;
- * flag value parsers: cli-parsers.ts.
+ * The map of the tool: every command and flag, its help and examples. Nothing here runs a
+ * command: main.ts imports each command's code only when it runs, so `--help` and
+ * `--version` load nothing but commander. Typed inputs: cli-inputs.ts; flag value parsers:
+ * cli-parsers.ts.
  */
-import { Command, CommanderError, Option } from 'commander';
-import type {
-  CommandInputs,
-  CommandModule,
-  CommandName,
-  Context,
-  Dispatch,
-  GlobalOptions,
-  SubmitInput,
-  WatchInput,
-  SandboxInput,
-  DemoInput,
-} from './cli-inputs.js';
+import { Command, Option } from '@commander-js/extra-typings';
+import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
 import { parseHost, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
-import { EconsigError, ExitCode } from './errors.js';
-import { holdYoungGeneration } from './heap.js';
 import { packageVersion } from './package-files.js';
-import { createIo, type Io } from './ui/io.js';
 
 export type * from './cli-inputs.js';
-
-// ---------------------------------------------------------------------------
-// The program.
-// ---------------------------------------------------------------------------
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -41,23 +23,10 @@ function examples(...lines: string[]): string {
 export function buildProgram(
   dispatch: Dispatch,
   output?: { writeOut(text: string): void; writeErr(text: string): void },
-): Command {
-  const program = new Command('econsig');
-  // Set before any subcommand is added: subcommands copy these settings when created.
-  program.exitOverride();
-  if (output) program.configureOutput(output);
-  const globals = (): GlobalOptions => {
-    const o = program.opts<{ profile?: string; baseUrl?: string; json?: boolean; color: boolean; verbose?: boolean }>();
-    return {
-      profile: o.profile,
-      baseUrl: o.baseUrl,
-      json: o.json === true,
-      color: o.color,
-      verbose: o.verbose === true,
-    };
-  };
-
-  program
+) {
+  const program = new Command('econsig')
+    // Set before any subcommand is added: subcommands copy these settings when created.
+    .exitOverride()
     .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -75,8 +44,22 @@ export function buildProgram(
         'econsig validate fixtures/valid                # check files, send nothing',
         'econsig submit --file proposal.json --wait     # send one and wait for the result',
         'ECONSIG_TOKEN=... econsig submit p.json --wait --json   # in CI',
-      ) + '\nExit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time.\n',
+      ) +
+        '\nExit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n' +
+        '6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time,\n' +
+        '70 bug in econsig, 74 local storage failure, 130 interrupted.\n',
     );
+  if (output) program.configureOutput(output);
+  const globals = (): GlobalOptions => {
+    const o = program.opts();
+    return {
+      profile: o.profile,
+      baseUrl: o.baseUrl,
+      json: o.json === true,
+      color: o.color,
+      verbose: o.verbose === true,
+    };
+  };
 
   program
     .command('validate')
@@ -91,7 +74,7 @@ export function buildProgram(
         'cat proposal.json | econsig validate -',
       ),
     )
-    .action(async (files: string[], o: { strict?: boolean }) => {
+    .action(async (files, o) => {
       await dispatch('validate', { files, strict: o.strict === true }, globals());
     });
 
@@ -123,22 +106,22 @@ export function buildProgram(
         'ECONSIG_TOKEN=$TOKEN econsig submit p.json --wait --json',
       ),
     )
-    .action(async (positional: string[], o: Record<string, unknown>) => {
+    .action(async (positional, o) => {
       const input: SubmitInput = {
-        files: [...positional, ...((o.file as string[] | undefined) ?? [])],
+        files: [...positional, ...o.file],
         wait: o.wait === true,
-        timeout: o.timeout as number | undefined,
-        listen: o.listen as SubmitInput['listen'],
+        timeout: o.timeout,
+        listen: o.listen,
         dryRun: o.dryRun === true,
         interactive: o.interactive === true,
-        save: o.save as string | undefined,
+        save: o.save,
         yes: o.yes === true,
-        concurrency: o.concurrency as number | undefined,
-        requestTimeout: o.requestTimeout as number | undefined,
+        concurrency: o.concurrency,
+        requestTimeout: o.requestTimeout,
         force: o.force === true,
         strict: o.strict === true,
-        report: o.report as string | undefined,
-        lang: o.lang as string | undefined,
+        report: o.report,
+        lang: o.lang,
       };
       await dispatch('submit', input, globals());
     });
@@ -162,17 +145,9 @@ export function buildProgram(
         'econsig watch --contract 0b6c... --timeout 60',
       ),
     )
-    .action(async (o: Partial<WatchInput>) => {
-      const input: WatchInput = {
-        port: o.port,
-        host: o.host,
-        path: o.path,
-        secret: o.secret,
-        forwardTo: o.forwardTo,
-        contract: o.contract,
-        timeout: o.timeout,
-      };
-      await dispatch('watch', input, globals());
+    .action(async (o) => {
+      const { port, host, path, secret, forwardTo, contract, timeout } = o;
+      await dispatch('watch', { port, host, path, secret, forwardTo, contract, timeout }, globals());
     });
 
   program
@@ -200,8 +175,9 @@ export function buildProgram(
         'econsig sandbox --rate-limit 5 --fail-rate 0.1 --latency 200',
       ),
     )
-    .action(async (o: SandboxInput) => {
-      await dispatch('sandbox', { ...o }, globals());
+    .action(async (o) => {
+      const { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency } = o;
+      await dispatch('sandbox', { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency }, globals());
     });
 
   program
@@ -209,7 +185,7 @@ export function buildProgram(
     .description('run the whole flow against the built-in sandbox, in a few seconds')
     .option('--delay <seconds>', 'sandbox processing time', parseSeconds, 1)
     .addHelpText('after', examples('econsig demo', 'econsig demo --json'))
-    .action(async (o: DemoInput) => {
+    .action(async (o) => {
       await dispatch('demo', { delay: o.delay }, globals());
     });
 
@@ -219,7 +195,7 @@ export function buildProgram(
     .description('store a token (masked prompt, or --with-token from stdin)')
     .option('--with-token', 'read the token from standard input')
     .addHelpText('after', examples('econsig auth login', 'echo "$TOKEN" | econsig auth login --with-token --profile homolog'))
-    .action(async (o: { withToken?: boolean }) => {
+    .action(async (o) => {
       await dispatch('auth', { action: 'login', withToken: o.withToken === true }, globals());
     });
   auth
@@ -256,7 +232,7 @@ export function buildProgram(
     .command('get')
     .argument('<key>')
     .description('print one setting')
-    .action(async (key: string) => {
+    .action(async (key) => {
       await dispatch('config', { action: 'get', key }, globals());
     });
   config
@@ -264,14 +240,14 @@ export function buildProgram(
     .argument('<key>')
     .argument('<value>')
     .description('change one setting')
-    .action(async (key: string, value: string) => {
+    .action(async (key, value) => {
       await dispatch('config', { action: 'set', key, value }, globals());
     });
   config
     .command('unset')
     .argument('<key>')
     .description('go back to the default of one setting')
-    .action(async (key: string) => {
+    .action(async (key) => {
       await dispatch('config', { action: 'unset', key }, globals());
     });
   config
@@ -294,7 +270,7 @@ export function buildProgram(
     .option('--proposal <id>', 'only this idProposta')
     .option('--contract <id>', 'only this idContrato')
     .addHelpText('after', examples('econsig history', 'econsig history --proposal PROP-1001 --json'))
-    .action(async (o: { limit: number; proposal?: string; contract?: string }) => {
+    .action(async (o) => {
       await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract }, globals());
     });
 
@@ -309,138 +285,3 @@ export function buildProgram(
   return program;
 }
 
-// ---------------------------------------------------------------------------
-// Running: lazy command import, signals, the one error boundary.
-// ---------------------------------------------------------------------------
-
-/** `econsig --help` exactly as commander prints it at 80 columns (scripts/render-help.mjs). */
-export function renderTopLevelHelp(): string {
-  let text = '';
-  const program = buildProgram(async () => 0, {
-    writeOut: (chunk) => {
-      text += chunk;
-    },
-    writeErr: () => undefined,
-  });
-  program.configureOutput({ getOutHelpWidth: () => HELP_COLUMNS, getErrHelpWidth: () => HELP_COLUMNS });
-  program.outputHelp();
-  return text;
-}
-
-export const HELP_COLUMNS = 80;
-
-// Literal imports, one per command: each loads only when its command runs, and the build's
-// bundler can see (and split) every one of them.
-const commandModules: Record<CommandName, () => Promise<unknown>> = {
-  validate: () => import('./commands/validate.js'),
-  submit: () => import('./commands/submit.js'),
-  watch: () => import('./commands/watch.js'),
-  sandbox: () => import('./commands/sandbox.js'),
-  demo: () => import('./commands/demo.js'),
-  auth: () => import('./commands/auth.js'),
-  config: () => import('./commands/config.js'),
-  history: () => import('./commands/history.js'),
-  schema: () => import('./commands/schema.js'),
-};
-
-export interface MainOptions {
-  env?: Record<string, string | undefined>;
-  stdin?: Io['stdin'];
-  stdout?: Io['stdout'];
-  stderr?: Io['stderr'];
-  /**
-   * false: leave V8's flags alone (src/heap.ts). The build's code-cache training run needs
-   * it: V8 refuses a code cache made under other flags than those of the run loading it.
-   */
-  tuneHeap?: boolean;
-}
-
-/** Run econsig with `argv` (as process.argv) and return the exit code. Never throws. */
-export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const env = options.env ?? process.env;
-  const streams = {
-    stdin: options.stdin ?? process.stdin,
-    stdout: options.stdout ?? process.stdout,
-    stderr: options.stderr ?? process.stderr,
-  };
-  const closers: Array<() => unknown> = [];
-  const abort = new AbortController();
-  let io = createIo({ env, ...streams });
-  let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    const now = Date.now();
-    if (firstSignalAt === 0) {
-      firstSignalAt = now;
-      abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.usage }));
-      return;
-    }
-    // conf's dependency when-exit re-raises the same signal right away; only a second
-    // Ctrl-C from a person means "now". Leaving at once loses nothing: the journal is
-    // written before every send.
-    if (now - firstSignalAt > 500) process.exit(130);
-  };
-
-  // commander actions cannot return a value: the running command's exit code lands here.
-  let result: number = ExitCode.ok;
-  // A reader that goes away (`econsig watch --json | head -1`) must not crash the process
-  // with an unhandled EPIPE: stop as on Ctrl-C, quietly; the journal has everything.
-  const onStreamError = (error: NodeJS.ErrnoException): void => {
-    if (!abort.signal.aborted) abort.abort(new EconsigError(`Output closed (${error.code ?? error.message}).`, { exitCode: ExitCode.ok }));
-  };
-  // Left attached: a failed write is reported asynchronously, possibly after main returns.
-  streams.stdout.on('error', onStreamError);
-  streams.stderr.on('error', onStreamError);
-
-  const dispatch: Dispatch = async (name, input, globals) => {
-    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    const mod = (await commandModules[name]()) as CommandModule<typeof name>;
-    if (options.tuneHeap !== false) holdYoungGeneration();
-    const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
-    result = await mod.run(input, ctx);
-    return result;
-  };
-
-  const program = buildProgram(dispatch, {
-    writeOut: (text) => streams.stdout.write(text),
-    writeErr: (text) => streams.stderr.write(text),
-  });
-
-  try {
-    if (argv.length <= 2) {
-      program.outputHelp({ error: true });
-      return ExitCode.usage;
-    }
-    await program.parseAsync(argv);
-    return result;
-  } catch (error) {
-    return await renderFailure(error, io, argv.includes('--json'));
-  } finally {
-    for (const close of closers.reverse()) {
-      try {
-        await close();
-      } catch {
-        // Closing is best effort; the command's own result stands.
-      }
-    }
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
-/** The one error boundary: message, cause and hint once; a stack only with --verbose. */
-async function renderFailure(error: unknown, io: Io, json: boolean): Promise<number> {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; every other commander error is a usage error (2), not 1.
-    if (error.exitCode === 0) return ExitCode.ok;
-    // commander has written its message to stderr; --json still gets its one document.
-    if (json) {
-      const message = error.message.replace(/^error: /, '');
-      io.stdout.write(`${JSON.stringify({ ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } })}\n`);
-    }
-    return ExitCode.usage;
-  }
-  const { renderError } = await import('./ui/errors.js');
-  return renderError(error, io);
-}

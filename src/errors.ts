@@ -1,6 +1,6 @@
 /**
- * The exit codes of cli-contract.md ("Exit codes"). Only cli.ts turns them into a
- * process exit; everything else throws an EconsigError carrying one.
+ * The exit codes of the CLI contract (docs/cli-contract.md, "Exit codes"). Only main.ts
+ * turns them into a process exit; everything else throws an EconsigError carrying one.
  */
 export const ExitCode = {
   ok: 0,
@@ -61,7 +61,7 @@ export class AuthError extends EconsigError {
 /** The operator pressed Ctrl-C at a prompt. */
 export class CancelledError extends EconsigError {
   constructor(message = 'Cancelled.') {
-    super(message, { exitCode: ExitCode.usage });
+    super(message, { exitCode: ExitCode.interrupted });
     this.name = 'CancelledError';
   }
 }

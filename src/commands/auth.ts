@@ -1,4 +1,4 @@
-import type { AuthInput, Context } from '../cli.js';
+import type { AuthInput, Context } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
 import { describeToken, noTokenError, requireToken, resolveToken } from '../store/token.js';

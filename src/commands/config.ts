@@ -1,4 +1,4 @@
-import type { ConfigInput, Context } from '../cli.js';
+import type { ConfigInput, Context } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { homePaths, resolveHome } from '../store/home.js';
 import { SETTING_KEYS, assertSettingKey, displayValue, parseSettingValue, type SettingKey } from '../store/keys.js';

@@ -1,4 +1,4 @@
-import type { Context, DemoInput } from '../cli.js';
+import type { Context, DemoInput } from '../cli-inputs.js';
 import { runDemo } from '../flows/run-demo.js';
 import { submitExitCode } from '../flows/run-submit.js';
 import { renderDemoEnd, renderDemoStart, renderDemoValidated } from '../ui/demo-output.js';

@@ -1,4 +1,4 @@
-import type { Context, HistoryInput } from '../cli.js';
+import type { Context, HistoryInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { submissionRecords } from '../flows/journal-view.js';
 import { resolveHome } from '../store/home.js';

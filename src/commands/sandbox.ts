@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Context, SandboxInput } from '../cli.js';
+import type { Context, SandboxInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { listenerSettings, resolveSettings } from '../store/settings.js';
 import { decodeSecret } from '../webhook/verify.js';

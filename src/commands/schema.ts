@@ -1,4 +1,4 @@
-import type { Context, SchemaInput } from '../cli.js';
+import type { Context, SchemaInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { submissionJsonSchema } from '../domain/json-schema.js';
 

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { Context, SubmitInput } from '../cli.js';
+import type { Context, SubmitInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';

@@ -1,4 +1,4 @@
-import type { Context, SubmitInput } from '../cli.js';
+import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
 import { checkTarget, dryRunRequests, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';

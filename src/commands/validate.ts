@@ -1,4 +1,4 @@
-import type { Context, ValidateInput } from '../cli.js';
+import type { Context, ValidateInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource } from '../flows/validate-files.js';

@@ -1,4 +1,4 @@
-import type { Context, WatchInput } from '../cli.js';
+import type { Context, WatchInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
 import { createWatchOutput } from '../ui/watch-output.js';

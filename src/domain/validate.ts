@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod';
 import { localIsoDate } from './brazil.js';
-import { ASK_ZOD, compileFastAccept } from './fast-accept.js';
 import { ROOT_PATH } from './issue.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
@@ -26,8 +25,6 @@ export interface ValidateOptions {
    * no rewrite, no warning about unknown fields.
    */
   normalize?: boolean;
-  /** false: the caller wants only errors and warnings; `value` is then left out. */
-  keepValue?: boolean;
 }
 
 export { ROOT_PATH } from './issue.js';
@@ -45,32 +42,6 @@ export function dottedPath(path: readonly PropertyKey[]): string {
 
 export function issuesFromZod(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message }));
-}
-
-const fastAccept = compileFastAccept(submissionSchema);
-const fastCheck = compileFastAccept(submissionSchema, { output: false });
-
-/**
- * zod's safeParse, through the fast path compiled from the same schema when it can vouch.
- * `keepValue` false: `data` is not zod's output (validate needs only the answer).
- */
-function parseSubmission(candidate: unknown, keepValue: boolean): { success: true; data: unknown } | { success: false; error: z.ZodError } {
-  const accepted = (keepValue ? fastAccept : fastCheck)(candidate);
-  if (accepted !== ASK_ZOD) return { success: true, data: accepted };
-  return submissionSchema.safeParse(candidate);
-}
-
-let lastTime = Number.NaN;
-let lastToday = '';
-
-/** localIsoDate, once per clock reading: a batch passes the same `now` for every file. */
-function todayOf(now: Date): string {
-  const time = now.getTime();
-  if (time !== lastTime) {
-    lastTime = time;
-    lastToday = localIsoDate(now);
-  }
-  return lastToday;
 }
 
 /** Validate one parsed JSON document as a submission. */
@@ -91,12 +62,11 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
       ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
       : normalizeSubmission(input as Record<string, unknown>);
 
-  const keepValue = options.keepValue !== false;
-  const parsed = parseSubmission(candidate, keepValue);
+  const parsed = submissionSchema.safeParse(candidate);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
-  const rules = checkRules(candidate, todayOf(options.now));
+  const rules = checkRules(candidate, localIsoDate(options.now));
   errors.push(...rules.errors);
   if (options.normalize !== false) warnings.push(...rules.warnings);
 
-  return parsed.success && errors.length === 0 && keepValue ? { value: parsed.data as Submission, errors, warnings } : { errors, warnings };
+  return parsed.success && errors.length === 0 ? { value: parsed.data, errors, warnings } : { errors, warnings };
 }

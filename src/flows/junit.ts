@@ -49,11 +49,11 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
   ].join('\n');
 }
 
-/** Write the report file; a path that cannot be written is a usage error (exit 2). */
+/** Write the report file; a path that cannot be written is a local storage failure (exit 74). */
 export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): void {
   try {
     writeFileSync(path, junitXml(results, options));
   } catch (error) {
-    throw new EconsigError(`cannot write the report ${path}`, { exitCode: ExitCode.usage, hint: 'Choose a --report path in a folder you can write to.', cause: error });
+    throw new EconsigError(`cannot write the report ${path}`, { exitCode: ExitCode.storage, hint: 'Choose a --report path in a folder you can write to.', cause: error });
   }
 }

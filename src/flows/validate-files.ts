@@ -30,7 +30,7 @@ export interface ValidateFilesOptions {
 
 /** The report of one parsed document. `strict`: warnings make the file fail. */
 export function reportOf(file: string, document: unknown, options: Pick<ValidateFilesOptions, 'now' | 'strict' | 'keepValues'>): FileReport {
-  const result = validateSubmission(document, { now: options.now, keepValue: options.keepValues === true });
+  const result = validateSubmission(document, { now: options.now });
   const ok = result.errors.length === 0 && !(options.strict && result.warnings.length > 0);
   const report: FileReport = {
     file,

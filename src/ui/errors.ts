@@ -1,9 +1,6 @@
-import { EconsigError } from '../errors.js';
+import { EconsigError, ExitCode } from '../errors.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
-
-/** Exit code for a bug in econsig itself: not part of the contract's 0-9. */
-export const INTERNAL_ERROR_EXIT = 70;
 
 function describeCause(cause: unknown): string | undefined {
   if (cause instanceof Error) {
@@ -20,7 +17,7 @@ function describeCause(cause: unknown): string | undefined {
 export function renderError(error: unknown, io: Io): number {
   const theme = createTheme(io);
   const known = error instanceof EconsigError;
-  const exitCode = known ? error.exitCode : INTERNAL_ERROR_EXIT;
+  const exitCode = known ? error.exitCode : ExitCode.bug;
   const message = known
     ? error.message
     : `internal error: ${error instanceof Error ? error.message : String(error)}`;

@@ -4,7 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (performance-baselines.md). Prompts draw on stderr, so stdout stays for data.
  */
-import { CancelledError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -141,7 +141,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
   };
 }
 
-/** One yes/no before sending to a real service; no (or Ctrl-C) sends nothing (exit 2). */
+/** One yes/no before sending to a real service: no sends nothing (exit 2), Ctrl-C exits 130. */
 export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: string): Promise<void> {
   let yes: boolean;
   try {
@@ -150,5 +150,5 @@ export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: s
     if (error instanceof PromptCancelledError) throw new CancelledError('Cancelled; nothing was sent.');
     throw error;
   }
-  if (!yes) throw new CancelledError('Nothing was sent.');
+  if (!yes) throw new UsageError('Nothing was sent.');
 }

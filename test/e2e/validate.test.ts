@@ -147,14 +147,6 @@ describe('econsig schema, --help, --version', () => {
     expect(version.stdout.trim()).toBe(pkg.version);
   });
 
-  it('--help served from the build-time rendering is what commander prints', async () => {
-    const { renderTopLevelHelp } = (await import(join(repoRoot, 'dist', 'cli.js'))) as { renderTopLevelHelp: () => string };
-    const cached = await runCli(['--help'], { env });
-    expect(cached.code).toBe(0);
-    expect(cached.stdout).toBe(renderTopLevelHelp());
-    expect(readFileSync(join(repoRoot, 'dist', 'help.txt'), 'utf8')).toBe(renderTopLevelHelp());
-  });
-
   it('no command: help on stderr and exit 2', async () => {
     const r = await runCli([], { env });
     expect(r.code).toBe(2);

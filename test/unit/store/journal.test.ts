@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followJournal, Journal, journalPath, readJournal, type JournalEntry, type JournalWrite } from '../../../src/store/journal.js';
 
@@ -121,14 +120,10 @@ describe('Journal', () => {
 
 describe('Journal across processes', () => {
   it('two processes appending at once produce whole lines only', async () => {
-    // Children run the real modules, transpiled (they import only node built-ins and each other).
-    for (const name of ['journal', 'home']) {
-      const source = readFileSync(new URL(`../../../src/store/${name}.ts`, import.meta.url), 'utf8');
-      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-      writeFileSync(join(home, `${name}.mjs`), js.replace("from './home.js'", "from './home.mjs'"));
-    }
+    // Children run the real module as tsc built it (npm test builds before it runs).
+    const journalModule = new URL('../../../dist/store/journal.js', import.meta.url).href;
     const child = `
-      import { Journal } from './journal.mjs';
+      import { Journal } from '${journalModule}';
       const [home, who, n] = process.argv.slice(2);
       const j = await Journal.open(home);
       const big = 'y'.repeat(Number(who) === 1 ? 70000 : 300);

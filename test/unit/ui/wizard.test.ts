@@ -312,7 +312,7 @@ describe('runWizard: summary and the final choice', () => {
 });
 
 describe('runWizard: leaving', () => {
-  it('Ctrl-C offers to save what was entered, then cancels (exit 2)', async () => {
+  it('Ctrl-C offers to save what was entered, then cancels (exit 130)', async () => {
     const path = join(tempDir(), 'partial.json');
     const io = fakeIo();
     const script = personAnswers();
@@ -320,7 +320,7 @@ describe('runWizard: leaving', () => {
     const fake = fakePrompts({ ...script, 'save-offer': ['y'], 'save-path': [path] });
     const run = runWizard({ io, lang: 'en', now, prompts: fake.prompts });
     await expect(run).rejects.toBeInstanceOf(CancelledError);
-    await expect(run).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(path) });
+    await expect(run).rejects.toMatchObject({ exitCode: 130, message: expect.stringContaining(path) });
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { pessoa: { endereco: Record<string, string> } };
     expect(saved.pessoa.endereco).toEqual({ rua: 'Avenida Paulista', numero: '1578', complemento: 'Apto 12' });
     expect(statSync(path).mode & 0o777).toBe(0o600);

@@ -1,0 +1,120 @@
+/**
+ * Running econsig: the one entry that ends the process. It parses argv with the program of
+ * cli.ts, imports the chosen command's code, turns Ctrl-C and SIGTERM into an abort, renders
+ * any failure once (the error boundary) and returns the exit code for bin/econsig.js to set.
+ */
+import { CommanderError } from '@commander-js/extra-typings';
+import type { CommandModule, CommandName, Context, Dispatch } from './cli-inputs.js';
+import { buildProgram } from './cli.js';
+import { EconsigError, ExitCode } from './errors.js';
+import { createIo, type Io } from './ui/io.js';
+
+// Literal imports, one per command: each loads only when its command runs, and the build's
+// bundler can see (and split) every one of them.
+const commandModules: Record<CommandName, () => Promise<unknown>> = {
+  validate: () => import('./commands/validate.js'),
+  submit: () => import('./commands/submit.js'),
+  watch: () => import('./commands/watch.js'),
+  sandbox: () => import('./commands/sandbox.js'),
+  demo: () => import('./commands/demo.js'),
+  auth: () => import('./commands/auth.js'),
+  config: () => import('./commands/config.js'),
+  history: () => import('./commands/history.js'),
+  schema: () => import('./commands/schema.js'),
+};
+
+export interface MainOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: Io['stdin'];
+  stdout?: Io['stdout'];
+  stderr?: Io['stderr'];
+}
+
+/** Run econsig with `argv` (as process.argv) and return the exit code. Never throws. */
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const streams = {
+    stdin: options.stdin ?? process.stdin,
+    stdout: options.stdout ?? process.stdout,
+    stderr: options.stderr ?? process.stderr,
+  };
+  const closers: Array<() => unknown> = [];
+  const abort = new AbortController();
+  let io = createIo({ env, ...streams });
+  let firstSignalAt = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (firstSignalAt === 0) {
+      firstSignalAt = now;
+      abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.interrupted }));
+      return;
+    }
+    // conf's dependency when-exit re-raises the same signal right away; only a second
+    // Ctrl-C from a person means "now". Leaving at once loses nothing: the journal is
+    // written before every send.
+    if (now - firstSignalAt > 500) process.exit(ExitCode.interrupted);
+  };
+
+  // commander actions cannot return a value: the running command's exit code lands here.
+  let result: number = ExitCode.ok;
+  // A reader that goes away (`econsig watch --json | head -1`) must not crash the process
+  // with an unhandled EPIPE: stop as on Ctrl-C, quietly; the journal has everything.
+  const onStreamError = (error: NodeJS.ErrnoException): void => {
+    if (!abort.signal.aborted) abort.abort(new EconsigError(`Output closed (${error.code ?? error.message}).`, { exitCode: ExitCode.ok }));
+  };
+  // Left attached: a failed write is reported asynchronously, possibly after main returns.
+  streams.stdout.on('error', onStreamError);
+  streams.stderr.on('error', onStreamError);
+
+  const dispatch: Dispatch = async (name, input, globals) => {
+    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const mod = (await commandModules[name]()) as CommandModule<typeof name>;
+    const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
+    result = await mod.run(input, ctx);
+    return result;
+  };
+
+  const program = buildProgram(dispatch, {
+    writeOut: (text) => streams.stdout.write(text),
+    writeErr: (text) => streams.stderr.write(text),
+  });
+
+  try {
+    if (argv.length <= 2) {
+      program.outputHelp({ error: true });
+      return ExitCode.usage;
+    }
+    await program.parseAsync(argv);
+    return result;
+  } catch (error) {
+    return await renderFailure(error, io, argv.includes('--json'));
+  } finally {
+    for (const close of closers.reverse()) {
+      try {
+        await close();
+      } catch {
+        // Closing is best effort; the command's own result stands.
+      }
+    }
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** The one error boundary: message, cause and hint once; a stack only with --verbose. */
+async function renderFailure(error: unknown, io: Io, json: boolean): Promise<number> {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; every other commander error is a usage error (2), not 1.
+    if (error.exitCode === 0) return ExitCode.ok;
+    // commander has written its message to stderr; --json still gets its one document.
+    if (json) {
+      const message = error.message.replace(/^error: /, '');
+      io.stdout.write(`${JSON.stringify({ ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } })}\n`);
+    }
+    return ExitCode.usage;
+  }
+  const { renderError } = await import('./ui/errors.js');
+  return renderError(error, io);
+}
