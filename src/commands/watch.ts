@@ -5,7 +5,7 @@ import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
 import { decodeSecret } from '../webhook/verify.js';
-import { runWatchSession } from '../webhook/watch-session.js';
+import { runWatchSession } from '../flows/watch-session.js';
 
 interface WatchSettings extends ListenerSettings {
   home: string;

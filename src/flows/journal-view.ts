@@ -3,7 +3,7 @@
  * and the approval result (a `result` line, or a listener `delivery` for its contract).
  */
 import type { JournalEntry } from '../store/journal.js';
-import { isFinal } from '../webhook/watch-session.js';
+import { isFinal } from './watch-session.js';
 
 type Line<K extends JournalEntry['kind']> = Extract<JournalEntry, { kind: K }>;
 

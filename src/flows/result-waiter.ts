@@ -10,7 +10,7 @@ import { EconsigError, ExitCode } from '../errors.js';
 import { followJournal, journalPath, type Journal, type JournalEntry } from '../store/journal.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, hostForUrl, startListener } from '../webhook/server.js';
-import { type ContractResult, isFinal, knownDeliveries, resultIn } from '../webhook/watch-session.js';
+import { type ContractResult, isFinal, knownDeliveries, resultIn } from './watch-session.js';
 
 export interface WaiterOptions {
   home: string;

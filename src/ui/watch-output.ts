@@ -4,7 +4,7 @@
  * Without it, each delivery is one greppable line on stdout (the command's data), and
  * everything else (ready line, warnings, rejections, forwards, summary) goes to stderr.
  */
-import type { ContractResult } from '../webhook/watch-session.js';
+import type { ContractResult } from '../flows/watch-session.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';

@@ -1,6 +1,7 @@
+/** The watch use-case: a listener, the journal and an optional wait for one contract's result. */
 import { followJournal, Journal, readJournal, type JournalEntry } from '../store/journal.js';
-import type { ExtractOptions, WebhookOutcome } from './extract.js';
-import { startListener, type ListenerEvent, type ListenerStats } from './server.js';
+import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
+import { startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
 
 interface WatchSessionOptions {
   home: string;
