@@ -6,7 +6,7 @@
 import * as z from './zod.js';
 import { isDdd, isValidCpf } from './brazil.js';
 import type { Issue } from './issue.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../suggest.js';
 import { type FieldPath, submissionSchema } from './submission.js';
 
 export type { Issue } from './issue.js';

@@ -5,7 +5,7 @@
  */
 import * as z from './zod.js';
 import { ELEVEN_DIGITS, ISO_DATE_SHAPE, UFS, checkPhone, checkPixKey, isRealIsoDate, isValidCnh } from './brazil.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../suggest.js';
 
 export const ESTADOS_CIVIS = [
   'SOLTEIRO', 'CASADO', 'DIVORCIADO', 'VIUVO', 'SEPARADO', 'UNIAO_ESTAVEL', 'NAO_INFORMADO',

@@ -2,7 +2,7 @@
  * The settings a profile can hold: their names, defaults, validation and masking.
  * Pure: no file, env or clock access, so every rule has a one-line test.
  */
-import { suggest } from '../domain/suggest.js';
+import { suggest } from '../suggest.js';
 import { maskSecret } from '../redact.js';
 import { UsageError } from '../errors.js';
 

@@ -3,7 +3,6 @@
  * Precedence (cli-contract.md "Environment"): flag, then environment, then profile
  * config, then default. `resolveSettings` is the one entry point for commands.
  */
-import type { GlobalOptions } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { openConfigFile, type ConfigFile, type StoredSettings } from './config-file.js';
 import { homePaths, resolveHome, type HomePaths } from './home.js';
@@ -101,9 +100,15 @@ export interface ResolvedSettings extends ComputedSettings {
   file: ConfigFile;
 }
 
+/** The global flags that choose settings (--profile, --base-url), as parsed. */
+export interface SettingsFlags {
+  profile: string | undefined;
+  baseUrl: string | undefined;
+}
+
 export interface ResolveSettingsOptions {
   env: Env;
-  globals: Pick<GlobalOptions, 'profile' | 'baseUrl'>;
+  globals: SettingsFlags;
   /** Defaults to resolveHome(env). */
   home?: string;
   /** Command flags that map to settings (e.g. submit --request-timeout), already parsed. */

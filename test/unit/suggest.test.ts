@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suggest } from '../../../src/domain/suggest.js';
+import { suggest } from '../../src/suggest.js';
 
 const keys = ['idProposta', 'pessoa', 'contaBancaria', 'cep', 'uf', 'estadoCivil', 'chavePix'];
 
