@@ -4,7 +4,7 @@
  * codes to the caller. One undici Pool per origin keeps connections alive across a batch.
  */
 import { packageVersion } from '../package-files.js';
-import { maskSecret } from '../redact.js';
+import { maskSecret, redactToken } from '../redact.js';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import {
@@ -20,7 +20,6 @@ import {
   acceptedContractId,
   errorFromResponse,
   headerValue,
-  redactToken,
   snippetOf,
 } from './errors.js';
 import { defaultRetryPolicy, failureOf, nextRetryDelay, type RetryPolicy } from './retry.js';

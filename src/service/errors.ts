@@ -4,6 +4,7 @@
  * is decided by the caller. One factory, `errorFromResponse`, builds every HTTP error from
  * status and body, like openai-node's `APIError.generate`.
  */
+import { redactToken } from '../redact.js';
 
 /** One entry of the service's `erros` list (service-api.md section 7). */
 export interface ServiceErrorItem {
@@ -12,21 +13,6 @@ export interface ServiceErrorItem {
 }
 
 const SNIPPET_LENGTH = 200;
-
-const MIN_REDACTED_LENGTH = 6;
-
-/**
- * Replace every occurrence of `token`, and anything shaped like a bearer credential, with
- * `[redacted]`. Use it on any text that could have passed near the Authorization header.
- */
-export function redactToken(text: string, token: string | undefined): string {
-  let out = text;
-  const secret = token?.trim();
-  // A token of a few characters would turn every word that contains them into "[redacted]"
-  // and protects nothing; real bearer tokens are long.
-  if (secret && secret.length >= MIN_REDACTED_LENGTH) out = out.split(secret).join('[redacted]');
-  return out.replace(/(Bearer\s+)(?!\[redacted\])[^\s"',;]+/gi, '$1[redacted]');
-}
 
 /** A short, single-line, printable and token-free excerpt of an answer body. */
 export function snippetOf(text: string, token?: string): string {

@@ -194,12 +194,6 @@ export function parseSettingValue(key: SettingKey, raw: string, origin?: string)
   );
 }
 
-/**
- * Mask a token or secret: "****" plus at most the last 4 characters, and none at all
- * for values shorter than 12 characters (too little would be left hidden).
- */
-export { maskSecret } from '../redact.js';
-
 /** The printable form of a setting value: secrets masked, unset values as undefined. */
 export function displayValue(key: SettingKey, value: SettingValue): string | number | undefined {
   if (value === undefined) return undefined;

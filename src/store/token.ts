@@ -4,7 +4,7 @@
  * its expiry when it is a JWT. Pure: callers pass env, stored token and clock.
  */
 import { AuthError } from '../errors.js';
-import { maskSecret } from './keys.js';
+import { maskSecret } from '../redact.js';
 
 export type ResolvedToken =
   | { token: string; source: 'env' }
@@ -39,11 +39,6 @@ export function noTokenError(profile: string): AuthError {
 export function requireToken(token: ResolvedToken | undefined, profile: string): ResolvedToken {
   if (token === undefined) throw noTokenError(profile);
   return token;
-}
-
-/** "****abcd" (last 4 at most; nothing shown below 12 characters). */
-export function maskToken(token: string): string {
-  return maskSecret(token);
 }
 
 /**
@@ -97,7 +92,7 @@ export interface TokenReport {
 /** Describe the token in force for status output: masked, never the token itself. */
 export function describeToken(token: ResolvedToken | undefined, now: Date): TokenReport {
   if (token === undefined) return { present: false, masked: null, source: null };
-  const report: TokenReport = { present: true, masked: maskToken(token.token), source: token.source };
+  const report: TokenReport = { present: true, masked: maskSecret(token.token), source: token.source };
   if (token.source === 'file') report.path = token.path;
   const expiry = tokenExpiry(token.token, now);
   if (expiry) {

@@ -5,19 +5,10 @@
 import { bankName } from '../../domain/banks.js';
 import type { Issue } from '../../domain/normalize.js';
 import type { FieldPath } from '../../domain/submission.js';
+import { maskMiddle } from '../../redact.js';
 import type { Theme } from '../theme.js';
 import { type Draft, SECTIONS, fieldKind, payoutFields, payoutModeOf } from './fields.js';
 import { type WizardLang, choiceLabel, fieldLabel, payoutLabel, ruleMessage, sectionTitle, t } from './messages.js';
-
-/** Keep `start` leading and `end` trailing characters, star the rest (at least a third is starred). */
-export function maskMiddle(value: string, start: number, end: number): string {
-  const hidden = value.length - start - end;
-  if (hidden < Math.ceil(value.length / 3)) {
-    const keep = Math.floor(value.length / 4);
-    return '*'.repeat(value.length - keep) + value.slice(value.length - keep);
-  }
-  return value.slice(0, start) + '*'.repeat(hidden) + value.slice(value.length - end);
-}
 
 /** The summary's form of a value: masked for document, account, phone and CPF or phone Pix keys. */
 export function maskValue(path: FieldPath, value: string): string {

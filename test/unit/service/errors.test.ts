@@ -10,7 +10,6 @@ import {
   ValidationRejectedError,
   acceptedContractId,
   errorFromResponse,
-  redactToken,
   snippetOf,
 } from '../../../src/service/errors.js';
 
@@ -123,19 +122,13 @@ describe('acceptedContractId', () => {
   });
 });
 
-describe('redactToken / snippetOf', () => {
-  it.each([
-    ['the token itself', `a ${TOKEN} b`, TOKEN, 'a [redacted] b'],
-    ['twice', `${TOKEN}${TOKEN}`, TOKEN, '[redacted][redacted]'],
-    ['any bearer value', 'Authorization: Bearer abc.def', undefined, 'Authorization: Bearer [redacted]'],
-    ['nothing to hide', 'plain text', TOKEN, 'plain text'],
-    ['empty token leaves text', 'plain', '', 'plain'],
-  ] as const)('%s', (_name, text, token, expected) => {
-    expect(redactToken(text, token)).toBe(expected);
-  });
-
+describe('snippetOf', () => {
   it('flattens control characters', () => {
     expect(snippetOf('a\r\n\tb\u0007c')).toBe('a b c');
+  });
+
+  it('redacts the token', () => {
+    expect(snippetOf(`{"detail":"bad token ${TOKEN}"}`, TOKEN)).toBe('{"detail":"bad token [redacted]"}');
   });
 });
 
@@ -146,12 +139,5 @@ describe('transport errors', () => {
     ['body', true],
   ] as const)('TimeoutError %s: sent=%s', (phase, sent) => {
     expect(new TimeoutError('x', { phase, timeoutMs: 5 }).sent).toBe(sent);
-  });
-});
-
-describe('redactToken and very short tokens', () => {
-  it('a token of a few characters does not mangle the words that contain it', () => {
-    expect(redactToken('connect ECONNREFUSED 127.0.0.1:4010', 't')).toBe('connect ECONNREFUSED 127.0.0.1:4010');
-    expect(redactToken('Authorization: Bearer t', 't')).toBe('Authorization: Bearer [redacted]');
   });
 });

@@ -3,7 +3,6 @@ import { AuthError } from '../../../src/errors.js';
 import {
   decodeJwtExpiry,
   describeToken,
-  maskToken,
   requireToken,
   resolveToken,
   tokenExpiry,
@@ -49,16 +48,6 @@ describe('requireToken', () => {
       expect((e as AuthError).message).toContain(`"${profile}"`);
       expect((e as AuthError).hint).toBe(hint);
     }
-  });
-});
-
-describe('maskToken', () => {
-  it.each([
-    ['short', '****'],
-    ['ghp_0123456789abcdefWXYZ', '****WXYZ'],
-  ])('%s → %s', (token, masked) => {
-    expect(maskToken(token)).toBe(masked);
-    expect(maskToken(token)).not.toContain(token);
   });
 });
 
