@@ -44,6 +44,10 @@ export interface WatchInput {
   host: string | undefined;
   path: string | undefined;
   secret: string | undefined;
+  /** Callback authentication scheme (config webhook.auth). */
+  auth: string | undefined;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
   forwardTo: string | undefined;
   contract: string | undefined;
   timeout: number | undefined;

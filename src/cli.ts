@@ -132,7 +132,18 @@ export function buildProgram(
     .option('--port <n>', 'port to listen on (default 4020; 0 picks a free one)', parsePort)
     .option('--host <addr>', 'address to bind (default 127.0.0.1)', parseHost)
     .option('--path <path>', 'webhook path (default /webhook)')
-    .option('--secret <secret>', 'verify Standard Webhooks signatures (prefer ECONSIG_WEBHOOK_SECRET)')
+    .option('--secret <secret>', 'the callback secret (prefer ECONSIG_WEBHOOK_SECRET)')
+    .addOption(
+      new Option('--auth <scheme>', 'callback authentication (default: standard-webhooks with a secret, else none)').choices([
+        'none',
+        'standard-webhooks',
+        'bearer',
+        'api-key',
+        'basic',
+      ]),
+    )
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
     .addOption(new Option('--forward-to <url>', 'relay each delivery to a local app').argParser(parseUrl))
     .option('--contract <id>', 'exit after this contract\'s result: 0 approved, 8 denied, 9 timeout')
     .option('--timeout <seconds>', 'with --contract: how long to wait', parsePositiveSeconds)
@@ -143,11 +154,12 @@ export function buildProgram(
         'econsig watch --json | jq .outcome',
         'econsig watch --port 0 --forward-to http://127.0.0.1:3000/hooks',
         'econsig watch --contract 0b6c... --timeout 60',
+        'ECONSIG_WEBHOOK_SECRET=$KEY econsig watch --auth bearer --host 0.0.0.0 --tls-cert c.pem --tls-key k.pem',
       ),
     )
     .action(async (o) => {
-      const { port, host, path, secret, forwardTo, contract, timeout } = o;
-      await dispatch('watch', { port, host, path, secret, forwardTo, contract, timeout }, globals());
+      const { port, host, path, secret, auth, tlsCert, tlsKey, forwardTo, contract, timeout } = o;
+      await dispatch('watch', { port, host, path, secret, auth, tlsCert, tlsKey, forwardTo, contract, timeout }, globals());
     });
 
   program

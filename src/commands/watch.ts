@@ -4,6 +4,8 @@ import { type ListenerSettings, listenerSettings, resolveSettings } from '../sto
 import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
+import { type CallbackAuth, checkCallbackAuth } from '../webhook/auth.js';
+import { readServerTls } from '../webhook/tls.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { runWatchSession } from '../flows/watch-session.js';
 
@@ -22,6 +24,7 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
       ...(input.host === undefined ? {} : { 'webhook.host': input.host }),
       ...(input.path === undefined ? {} : { 'webhook.path': input.path }),
       ...(input.secret === undefined ? {} : { 'webhook.secret': input.secret }),
+      ...(input.auth === undefined ? {} : { 'webhook.auth': input.auth }),
     },
   });
   return { ...listenerSettings(s), home: s.paths.home, waitTimeoutSeconds: s.values['wait-timeout'] };
@@ -32,13 +35,22 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
     throw new UsageError('--timeout only applies with --contract.', 'Add --contract <idContrato>, or drop --timeout to watch until Ctrl-C.');
   }
   const settings = await watchSettings(input, ctx);
-  if (settings.secret) {
+  const auth: CallbackAuth = { scheme: settings.auth.scheme, secret: settings.secret?.value, apiKeyHeader: settings.auth.apiKeyHeader };
+  const authProblem = checkCallbackAuth(auth);
+  if (authProblem) {
+    throw new UsageError(
+      `${authProblem}.`,
+      'Set ECONSIG_WEBHOOK_SECRET (or `econsig config set webhook.secret ...`): the token for bearer and api-key, user:password for basic, whsec_... for standard-webhooks.',
+    );
+  }
+  if (settings.secret && auth.scheme === 'standard-webhooks') {
     try {
       decodeSecret(settings.secret.value);
     } catch (error) {
       throw new UsageError(`The webhook secret from ${settings.secret.source} is unusable: ${(error as Error).message}.`, 'Use the whsec_<base64> secret your sender signs with.');
     }
   }
+  const tls = await readServerTls(input.tlsCert, input.tlsKey);
   const output = createWatchOutput(ctx.io);
   const timeoutSeconds = input.contract === undefined ? undefined : (input.timeout ?? settings.waitTimeoutSeconds);
 
@@ -49,14 +61,15 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
       host: settings.host,
       port: settings.port,
       path: settings.path,
-      secret: settings.secret?.value,
+      auth,
+      tls,
       forwardTo: input.forwardTo,
       extractOptions: settings.extractOptions,
       contract: input.contract,
       timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       signal: ctx.signal,
       onListening: (url) =>
-        output.listening({ url, verified: settings.secret !== undefined, forwardTo: input.forwardTo, contract: input.contract, journal: settings.home }),
+        output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, journal: settings.home }),
       onEvent: (event) => output.event(event),
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 /** The watch use-case: a listener, the journal and an optional wait for one contract's result. */
 import { followJournal, Journal, readJournal, type JournalEntry } from '../store/journal.js';
+import type { CallbackAuth } from '../webhook/auth.js';
 import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
 import { startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
 
@@ -9,6 +10,8 @@ interface WatchSessionOptions {
   port: number;
   path: string;
   secret?: string | undefined;
+  auth?: CallbackAuth | undefined;
+  tls?: { cert: Buffer; key: Buffer } | undefined;
   forwardTo?: string | undefined;
   extractOptions?: ExtractOptions;
   /** Stop at the first final result (approved/denied/cancelled) for this contract. */
@@ -75,6 +78,8 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
       port: options.port,
       path: options.path,
       secret: options.secret,
+      auth: options.auth,
+      tls: options.tls,
       forwardTo: options.forwardTo,
       extractOptions: options.extractOptions,
       now: options.now,

@@ -5,6 +5,7 @@
 import { suggest } from '../suggest.js';
 import { maskSecret } from '../redact.js';
 import { UsageError } from '../errors.js';
+import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
 
 /** The built-in sandbox, so a new user has a working setup (task: default profile). */
 export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010';
@@ -17,6 +18,8 @@ export interface Settings {
   'webhook.host': string;
   'webhook.path': string;
   'webhook.secret': string | undefined;
+  'webhook.auth': string | undefined;
+  'webhook.api-key-header': string;
   'request-timeout': number;
   'wait-timeout': number;
   concurrency: number;
@@ -101,6 +104,24 @@ const specs: Record<SettingKey, SettingSpec> = {
       return text !== '' && !/\s/.test(text) ? { value: text } : { error: 'expected a non-empty secret without spaces' };
     },
   },
+  'webhook.auth': {
+    example: 'bearer',
+    description: `how callbacks authenticate: ${CALLBACK_AUTH_SCHEMES.join(', ')}`,
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim().toLowerCase();
+      return (CALLBACK_AUTH_SCHEMES as readonly string[]).includes(text) ? { value: text } : { error: `expected one of ${CALLBACK_AUTH_SCHEMES.join(', ')}` };
+    },
+  },
+  'webhook.api-key-header': {
+    example: 'X-API-Key',
+    description: 'header that carries the key with webhook.auth api-key',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim();
+      return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text) ? { value: text } : { error: 'expected an HTTP header name, e.g. X-API-Key' };
+    },
+  },
   'request-timeout': {
     example: '30',
     description: 'seconds allowed for one HTTP exchange',
@@ -143,6 +164,8 @@ export function defaultSettings(profile: string): Settings {
     'webhook.host': '127.0.0.1',
     'webhook.path': '/webhook',
     'webhook.secret': undefined,
+    'webhook.auth': undefined,
+    'webhook.api-key-header': 'X-API-Key',
     'request-timeout': 30,
     'wait-timeout': 120,
     concurrency: 4,
@@ -174,7 +197,7 @@ export function assertSettingKey(key: string): SettingKey {
   const didYouMean = suggestion ? ` Did you mean "${suggestion}"?` : '';
   throw new UsageError(
     `Unknown setting "${key}".${didYouMean}`,
-    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(21)}${specs[k].description}`).join('\n')}`,
+    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(24)}${specs[k].description}`).join('\n')}`,
   );
 }
 

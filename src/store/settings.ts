@@ -16,6 +16,7 @@ import {
   type Settings,
 } from './keys.js';
 import { resolveToken, type ResolvedToken } from './token.js';
+import { type CallbackAuthScheme, defaultScheme } from '../webhook/auth.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default';
 export type Env = Record<string, string | undefined>;
@@ -169,6 +170,8 @@ export interface ListenerSettings {
   port: number;
   path: string;
   secret: { value: string; source: string } | undefined;
+  /** Callback authentication: webhook.auth, else standard-webhooks with a secret and none without. */
+  auth: { scheme: CallbackAuthScheme; named: boolean; apiKeyHeader: string };
   extractOptions: { idField?: string; statusField?: string };
 }
 
@@ -186,6 +189,11 @@ export function listenerSettings(s: Pick<ResolvedSettings, 'values' | 'sources' 
     port: v['webhook.port'],
     path: v['webhook.path'].startsWith('/') ? v['webhook.path'] : `/${v['webhook.path']}`,
     secret: secret === undefined || secret === '' ? undefined : { value: secret, source },
+    auth: {
+      scheme: defaultScheme(v['webhook.auth'] as CallbackAuthScheme | undefined, secret !== undefined && secret !== ''),
+      named: v['webhook.auth'] !== undefined,
+      apiKeyHeader: v['webhook.api-key-header'],
+    },
     extractOptions: {
       ...(v['webhook.id-field'] === undefined ? {} : { idField: v['webhook.id-field'] }),
       ...(v['webhook.status-field'] === undefined ? {} : { statusField: v['webhook.status-field'] }),

@@ -3,6 +3,8 @@
  * (cli-contract.md "--json": a `listening` line, then one `result` line per delivery).
  * Without it, each delivery is one greppable line on stdout (the command's data), and
  * everything else (ready line, warnings, rejections, forwards, summary) goes to stderr.
+ * With --json, stderr is structured too: one JSON object per line (`time`, `level`, `msg`
+ * and the event's fields), for a receiver whose logs a collector reads.
  */
 import type { ContractResult } from '../flows/watch-session.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
@@ -11,7 +13,7 @@ import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
 export interface WatchOutput {
-  listening(info: { url: string; verified: boolean; forwardTo: string | undefined; contract: string | undefined; journal: string }): void;
+  listening(info: { url: string; auth: string; forwardTo: string | undefined; contract: string | undefined; journal: string }): void;
   event(event: ListenerEvent): void;
   contractResult(result: ContractResult): void;
   /** --contract gave up: with --json the stream's last line says so (not an {ok:false} document). */
@@ -34,25 +36,34 @@ const time = (iso: string): string => {
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose'>): WatchOutput {
-  const theme = createTheme(io);
+  // Log lines under --json are plain text in a JSON field: no colour codes in them.
+  const theme = createTheme({ color: io.color && !io.json });
   // Delivery lines are data on stdout: coloured only when stdout itself is a terminal.
   const dataTheme = createTheme({ color: io.colorStdout });
   const out = (text: string): void => void io.stdout.write(`${text}\n`);
-  const err = (text: string): void => void io.stderr.write(`${text}\n`);
+  /**
+   * A line for people on stderr; with --json, a structured log line carrying `msg` (the
+   * plain text, without colour) and `fields`.
+   */
+  const log = (level: 'info' | 'warn' | 'error' | 'debug', text: string, plain: string = text, fields: Record<string, unknown> = {}): void => {
+    if (io.json) io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: plain, ...fields })}\n`);
+    else io.stderr.write(`${text}\n`);
+  };
+  const err = (text: string): void => log('info', text);
 
   return {
-    listening({ url, verified, forwardTo, contract, journal }) {
+    listening({ url, auth, forwardTo, contract, journal }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
-      err(`${theme.success('Ready!')} Listening on ${theme.strong(url)} (Ctrl-C to stop)`);
-      if (!verified) {
-        err(
-          `${theme.warning('warning:')} no webhook secret: signatures are not verified (verified: null). ` +
-            'Set ECONSIG_WEBHOOK_SECRET or `econsig config set webhook.secret whsec_...`.',
-        );
+      log('info', `${theme.success('Ready!')} Listening on ${theme.strong(url)} (Ctrl-C to stop)`, `Listening on ${url}`, { event: 'listening', url, auth });
+      if (auth === 'none') {
+        const text = 'no webhook secret: signatures are not verified (verified: null). Set ECONSIG_WEBHOOK_SECRET or `econsig config set webhook.secret whsec_...`.';
+        log('warn', `${theme.warning('warning:')} ${text}`, text);
+      } else if (auth !== 'standard-webhooks') {
+        log('info', `  callbacks must authenticate with ${auth}`, `callbacks must authenticate with ${auth}`);
       }
-      if (forwardTo) err(`  forwarding each delivery to ${forwardTo}`);
-      if (contract) err(`  waiting for the result of contract ${theme.strong(contract)}`);
-      if (io.verbose) err(theme.muted(`  journal: ${journal}`));
+      if (forwardTo) log('info', `  forwarding each delivery to ${forwardTo}`, `forwarding each delivery to ${forwardTo}`);
+      if (contract) log('info', `  waiting for the result of contract ${theme.strong(contract)}`, `waiting for the result of contract ${contract}`);
+      if (io.verbose) log('debug', theme.muted(`  journal: ${journal}`), `journal: ${journal}`);
     },
 
     event(e) {
@@ -87,22 +98,32 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           out(parts.join('  '));
           return;
         }
-        case 'duplicate':
-          if (io.verbose) err(theme.muted(`${time(e.receivedAt)}  duplicate ${e.webhookId ?? e.bodyHash.slice(0, 12)} answered 200, not shown again`));
+        case 'duplicate': {
+          const text = `duplicate ${e.webhookId ?? e.bodyHash.slice(0, 12)} answered 200, not shown again`;
+          if (io.verbose || io.json) log('debug', theme.muted(`${time(e.receivedAt)}  ${text}`), text, { event: 'duplicate', webhookId: e.webhookId, bodyHash: e.bodyHash });
           return;
-        case 'rejected':
-          err(`${theme.warning('warning:')} ${time(e.receivedAt)} rejected a delivery (401${e.webhookId ? `, webhook-id ${e.webhookId}` : ''}): ${e.message}`);
+        }
+        case 'rejected': {
+          const text = `rejected a delivery (401${e.webhookId ? `, webhook-id ${e.webhookId}` : ''}): ${e.message}`;
+          log('warn', `${theme.warning('warning:')} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
           return;
-        case 'invalid':
-          err(`${theme.warning('warning:')} ${time(e.receivedAt)} answered ${e.httpStatus}: ${e.message}`);
+        }
+        case 'invalid': {
+          const text = `answered ${e.httpStatus}: ${e.message}`;
+          log('warn', `${theme.warning('warning:')} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
           return;
+        }
         case 'error':
-          err(`${theme.error('error:')} ${time(e.receivedAt)} ${e.message}`);
+          log('error', `${theme.error('error:')} ${time(e.receivedAt)} ${e.message}`, e.message, { event: 'error' });
           return;
         case 'forwarded': {
           const what = e.idContrato ?? e.webhookId ?? e.bodyHash.slice(0, 12);
-          if (e.httpStatus !== null && e.httpStatus < 300) err(theme.muted(`  → forwarded ${what}: ${e.httpStatus} (${e.ms} ms)`));
-          else err(`${theme.warning('warning:')} forward of ${what} ${e.httpStatus === null ? `failed: ${e.error}` : `answered ${e.httpStatus}`}`);
+          const fields = { event: 'forwarded', idContrato: e.idContrato, httpStatus: e.httpStatus, ms: e.ms };
+          if (e.httpStatus !== null && e.httpStatus < 300) log('info', theme.muted(`  → forwarded ${what}: ${e.httpStatus} (${e.ms} ms)`), `forwarded ${what}: ${e.httpStatus} (${e.ms} ms)`, fields);
+          else {
+            const text = `forward of ${what} ${e.httpStatus === null ? `failed: ${e.error}` : `answered ${e.httpStatus}`}`;
+            log('warn', `${theme.warning('warning:')} ${text}`, text, fields);
+          }
           return;
         }
       }
@@ -124,8 +145,13 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     timeout({ contract, seconds }) {
       if (io.json) out(JSON.stringify({ event: 'timeout', idContrato: contract }));
       const id = printable(contract);
+      const hint = `Check later with \`econsig history --contract ${id}\`, or wait longer with --timeout.`;
+      if (io.json) {
+        log('error', '', `No result for contract ${id} within ${seconds} s.`, { event: 'timeout', idContrato: contract, hint });
+        return;
+      }
       err(`${theme.error('error:')} No result for contract ${id} within ${seconds} s.`);
-      err(`  ${theme.info('hint:')} Check later with \`econsig history --contract ${id}\`, or wait longer with --timeout.`);
+      err(`  ${theme.info('hint:')} ${hint}`);
     },
 
     stopped(stats) {
@@ -134,7 +160,8 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
         stats.rejected ? `${stats.rejected} rejected` : null,
         stats.invalid ? `${stats.invalid} invalid` : null,
       ].filter(Boolean);
-      err(`Stopped. ${plural(stats.received, 'delivery', 'deliveries')} received${extra.length ? ` (${extra.join(', ')})` : ''}.`);
+      const text = `Stopped. ${plural(stats.received, 'delivery', 'deliveries')} received${extra.length ? ` (${extra.join(', ')})` : ''}.`;
+      log('info', text, text, { event: 'stopped', ...stats });
     },
   };
 }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Pool } from 'undici';
 import type { Journal, JournalEntry } from '../store/journal.js';
+import { type AuthFailureReason, type CallbackAuth, createAuthenticator, defaultScheme } from './auth.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
-import { verifyWebhook, type VerifyFailureReason } from './verify.js';
+import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
 
 export { hostForUrl };
 
@@ -28,11 +30,11 @@ export type ListenerEvent =
     }
   /** Same webhook-id or same body again: answered 2xx, journaled once, not to be shown again. */
   | { kind: 'duplicate'; receivedAt: string; webhookId: string | null; bodyHash: string }
-  /** Signature check failed: answered 401. */
-  | { kind: 'rejected'; receivedAt: string; reason: VerifyFailureReason; message: string; webhookId: string | null }
+  /** Callback authentication failed: answered 401. */
+  | { kind: 'rejected'; receivedAt: string; reason: AuthFailureReason; message: string; webhookId: string | null }
   /** Not JSON (400) or too large (413). */
   | { kind: 'invalid'; receivedAt: string; httpStatus: 400 | 413; message: string }
-  /** The journal could not be written: answered 500 so the sender retries. */
+  /** The store could not take the delivery: answered 503 so the sender retries. */
   | { kind: 'error'; receivedAt: string; message: string }
   | { kind: 'forwarded'; webhookId: string | null; bodyHash: string; idContrato: string | null; httpStatus: number | null; error: string | null; ms: number };
 
@@ -40,8 +42,16 @@ export interface ListenerOptions {
   host: string;
   port: number;
   path: string;
-  /** Standard Webhooks secret(s); without one, deliveries are accepted with verified: null. */
-  secret?: string | readonly string[];
+  /** Standard Webhooks secret(s); without one, deliveries are accepted with verified: null. Ignored when `auth` is given. */
+  secret?: string | readonly string[] | undefined;
+  /** Callback authentication (cli-contract.md "Teams and homologation"); overrides `secret`. */
+  auth?: CallbackAuth | undefined;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: Buffer | string; key: Buffer | string } | undefined;
+  /** Whether the store answers, for GET /readyz (200 or 503); without it the listener is always ready. */
+  ready?: () => Promise<boolean>;
+  /** Counters behind GET /metrics; one is made when none is given. */
+  metrics?: ReceiverMetrics;
   journal: Journal;
   extractOptions?: ExtractOptions;
   /** Relay each accepted delivery, headers and body unchanged, to this URL. */
@@ -108,6 +118,9 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const now = options.now ?? (() => new Date());
   const secrets = options.secret === undefined ? [] : typeof options.secret === 'string' ? [options.secret] : [...options.secret];
+  const auth: CallbackAuth = options.auth ?? { scheme: defaultScheme(undefined, secrets.length > 0), secret: secrets };
+  const authenticate = createAuthenticator(auth);
+  const metrics = options.metrics ?? createReceiverMetrics();
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
   const health = { ok: true, service: 'econsig-watch', journal: resolve(options.journal.path) };
   // key → the journal write of the first delivery, so a concurrent duplicate answers only once it is durable.
@@ -161,6 +174,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (body === null) {
       const declared = Number(req.headers['content-length']);
       stats.invalid++;
+      metrics.refused('too-large');
       reply(res, 413, { error: 'body larger than 1 MiB' }, { connection: 'close' });
       const size = Number.isFinite(declared) && declared > MAX_BODY_BYTES ? `of ${declared} bytes ` : '';
       emit({ kind: 'invalid', receivedAt: at, httpStatus: 413, message: `body ${size}is over 1 MiB` });
@@ -168,24 +182,25 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
     const raw: Buffer = body;
 
-    let verified: boolean | null = null;
-    if (secrets.length > 0) {
-      // Raw bytes, before any parsing (re-serialised JSON breaks signatures).
-      const result = verifyWebhook({ secret: secrets, headers: req.headers, body, nowSeconds: Math.floor(receivedAt.getTime() / 1000) });
-      if (!result.ok) {
-        stats.rejected++;
-        reply(res, 401, { error: result.message });
-        emit({ kind: 'rejected', receivedAt: at, reason: result.reason, message: result.message, webhookId: result.webhookId });
-        return;
-      }
-      verified = true;
+    // Raw bytes, before any parsing (re-serialised JSON breaks signatures).
+    const checked = authenticate(req.headers, body, Math.floor(receivedAt.getTime() / 1000));
+    if (!checked.ok) {
+      stats.rejected++;
+      metrics.refused(checked.reason);
+      const challenge: Record<string, string> =
+        auth.scheme === 'bearer' ? { 'www-authenticate': 'Bearer' } : auth.scheme === 'basic' ? { 'www-authenticate': 'Basic realm="econsig"' } : {};
+      reply(res, 401, { error: checked.message }, challenge);
+      emit({ kind: 'rejected', receivedAt: at, reason: checked.reason, message: checked.message, webhookId: checked.webhookId ?? firstHeader(req.headers, 'webhook-id') });
+      return;
     }
+    const verified = checked.verified;
 
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
     } catch {
       stats.invalid++;
+      metrics.refused('not-json');
       reply(res, 400, { error: 'body is not JSON' });
       emit({ kind: 'invalid', receivedAt: at, httpStatus: 400, message: `body is not JSON (${body.length} bytes)` });
       return;
@@ -208,6 +223,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         continue;
       }
       stats.duplicates++;
+      metrics.delivery('duplicate');
       reply(res, 200, { ok: true, duplicate: true });
       emit({ kind: 'duplicate', receivedAt: at, webhookId, bodyHash });
       return;
@@ -224,11 +240,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       } catch (error) {
         if (idKey && seen.get(idKey) === written) seen.delete(idKey);
         if (seen.get(bodyKey) === written) seen.delete(bodyKey);
-        reply(res, 500, { error: 'could not record the delivery; retry' });
+        metrics.storeError();
+        metrics.refused('store-unavailable');
+        reply(res, 503, { error: 'could not record the delivery; retry' }, { 'retry-after': '5' });
         emit({ kind: 'error', receivedAt: at, message: `journal write failed: ${error instanceof Error ? error.message : String(error)}` });
         return;
       }
       stats.received++;
+      metrics.delivery(found.outcome);
       reply(res, 200, { ok: true });
       const { kind: _kind, at: _at, ...rest } = entry;
       emit({ kind: 'delivery', receivedAt: at, ...rest });
@@ -236,43 +255,74 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   };
 
-  const server = createServer(
-    {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
-      // Node checks both timeouts only this often (default 30 s).
-      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor((options.headersTimeoutMs ?? 10_000) / 4))),
-      keepAliveTimeout: 5_000,
-    },
-    (req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      const fail = (error: unknown): void => {
-        reply(res, 500, { error: 'internal error' });
-        emit({ kind: 'error', receivedAt: now().toISOString(), message: error instanceof Error ? error.message : String(error) });
-      };
-      try {
-        if (path === '/healthz') {
-          // Names the journal so `submit --wait` follows a running watch only when it writes the same one.
-          if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, health);
-          else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
-          return;
-        }
-        if (path !== options.path) {
-          reply(res, 404, { error: `not found; webhooks go to POST ${options.path}` });
-          return;
-        }
-        if (req.method !== 'POST') {
-          reply(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
-          return;
-        }
-        const handling = handleDelivery(req, res).catch(fail);
-        inFlight.add(handling);
-        void handling.finally(() => inFlight.delete(handling));
-      } catch (error) {
-        fail(error);
+  /** GET /readyz: 200 while the store answers, 503 otherwise (a slow answer counts as none). */
+  const readiness = async (): Promise<boolean> => {
+    if (!options.ready) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+    try {
+      return await Promise.race([options.ready().catch(() => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const serverOptions = {
+    headersTimeout: options.headersTimeoutMs ?? 10_000,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // Node checks both timeouts only this often (default 30 s).
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor((options.headersTimeoutMs ?? 10_000) / 4))),
+    keepAliveTimeout: 5_000,
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '/').split('?')[0];
+    const fail = (error: unknown): void => {
+      reply(res, 500, { error: 'internal error' });
+      emit({ kind: 'error', receivedAt: now().toISOString(), message: error instanceof Error ? error.message : String(error) });
+    };
+    try {
+      if (path === '/healthz') {
+        // Names the journal so `submit --wait` follows a running watch only when it writes the same one.
+        if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, health);
+        else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
+        return;
       }
-    },
-  );
+      if (path === '/readyz' || path === '/metrics') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
+          return;
+        }
+        void readiness().then((ready) => {
+          if (path === '/readyz') {
+            reply(res, ready ? 200 : 503, ready ? { ok: true } : { ok: false, error: 'the store does not answer' });
+            return;
+          }
+          const text = metrics.render({ ready, inFlight: inFlight.size });
+          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+          res.end(text);
+        }, fail);
+        return;
+      }
+      if (path !== options.path) {
+        reply(res, 404, { error: `not found; webhooks go to POST ${options.path}` });
+        return;
+      }
+      if (req.method !== 'POST') {
+        reply(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
+        return;
+      }
+      const started = performance.now();
+      res.once('finish', () => metrics.observe((performance.now() - started) / 1000, res.statusCode));
+      const handling = handleDelivery(req, res).catch(fail);
+      inFlight.add(handling);
+      void handling.finally(() => inFlight.delete(handling));
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const server = options.tls
+    ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handle)
+    : createServer(serverOptions, handle);
   // An aborted client or a socket error must never stop the listener.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy();
@@ -296,7 +346,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<ListenerStats> | null = null;
   return {
-    url: `http://${hostForUrl(options.host)}:${port}${options.path}`,
+    url: `${options.tls ? 'https' : 'http'}://${hostForUrl(options.host)}:${port}${options.path}`,
     port,
     stats: () => ({ ...stats }),
     close: () =>

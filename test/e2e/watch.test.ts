@@ -93,9 +93,12 @@ describe('econsig watch (built binary)', () => {
     run.child.kill('SIGTERM');
     // Flaky (130) until cli.ts ignores the SIGTERM that conf's when-exit re-raises: see the commit message.
     expect(await run.exit).toBe(0);
-    expect(run.stderr()).toContain('Ready! Listening on');
-    expect(run.stderr()).toContain('signatures are not verified');
-    expect(run.stderr()).toContain('Stopped. 1 delivery received.');
+    // --json: stderr is structured logs too, one JSON object per line.
+    const logs = run.stderr().trimEnd().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string; event?: string });
+    expect(logs[0]).toMatchObject({ level: 'info', event: 'listening', msg: `Listening on ${url}`, auth: 'none' });
+    expect(logs.find((l) => l.level === 'warn')?.msg).toContain('signatures are not verified');
+    expect(logs.at(-1)).toMatchObject({ level: 'info', event: 'stopped', msg: 'Stopped. 1 delivery received.', received: 1 });
+    for (const l of logs) expect(typeof (l as { time?: unknown }).time).toBe('string');
     expect(run.lines).toHaveLength(2);
   });
 

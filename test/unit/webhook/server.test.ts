@@ -186,7 +186,7 @@ describe('listener: duplicates', () => {
     const first = post(l.url, body, { 'webhook-id': 'same' });
     await new Promise((r) => setTimeout(r, 50));
     const answers = await Promise.all([first, ...Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'same' }))]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 500]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 503]);
     expect(answers.filter((a) => a.text.includes('duplicate'))).toHaveLength(2);
     expect(journaled()).toHaveLength(1);
     expect(deliveries()).toHaveLength(1);
@@ -252,15 +252,15 @@ describe('listener: journal and 2xx', () => {
     expect((await l.close()).received).toBe(151);
   });
 
-  it('answers 500 (so the sender retries) when the journal cannot be written', async () => {
+  it('answers 503 (so the sender retries) when the journal cannot be written', async () => {
     const l = await listen();
     await journal.close();
     const body = sandboxBody();
-    expect((await post(l.url, body)).status).toBe(500);
+    expect((await post(l.url, body)).status).toBe(503);
     expect(events.at(-1)).toMatchObject({ kind: 'error' });
     expect(deliveries()).toHaveLength(0);
     // Not remembered as seen: the retry is processed again (and fails again here).
-    expect((await post(l.url, body)).status).toBe(500);
+    expect((await post(l.url, body)).status).toBe(503);
   });
 });
 
