@@ -197,7 +197,7 @@ export function assertSettingKey(key: string): SettingKey {
   const didYouMean = suggestion ? ` Did you mean "${suggestion}"?` : '';
   throw new UsageError(
     `Unknown setting "${key}".${didYouMean}`,
-    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(24)}${specs[k].description}`).join('\n')}`,
+    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(20)} ${specs[k].description}`).join('\n')}`,
   );
 }
 
