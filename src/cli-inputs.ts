@@ -64,6 +64,12 @@ export interface SandboxInput {
   proposals: string | undefined;
   failRate: number;
   latency: number;
+  oauth?: boolean;
+  /** Seconds. */
+  tokenTtl?: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  clientCa?: string;
 }
 
 export interface DemoInput {
@@ -71,10 +77,18 @@ export interface DemoInput {
 }
 
 export type AuthInput =
-  | { action: 'login'; withToken: boolean }
+  | { action: 'login'; withToken: boolean; clientCredentials?: ClientCredentialsLogin }
   | { action: 'status' }
   | { action: 'logout' }
   | { action: 'token' };
+
+export interface ClientCredentialsLogin {
+  tokenUrl: string | undefined;
+  clientId: string | undefined;
+  scope: string | undefined;
+  clientAuth: 'basic' | 'post' | undefined;
+  withSecret: boolean;
+}
 
 export type ConfigInput =
   | { action: 'get'; key: string }

@@ -179,17 +179,28 @@ export function buildProgram(
     .option('--proposals <file>', 'catalogue of proposals, workers and Pix keys to load')
     .option('--fail-rate <share>', 'chaos: answer this share of requests with 500', parseShare, 0)
     .option('--latency <ms>', 'chaos: add this many milliseconds to every answer', parseMilliseconds, 0)
+    .option('--oauth', 'play an OAuth2 token endpoint at /oauth2/token (client id and secret printed at start)')
+    .option('--token-ttl <seconds>', 'with --oauth: lifetime of each access token (default 3600)', parsePositiveSeconds)
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
+    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
+    .option('--client-ca <file>', 'with --tls-cert: demand a client certificate signed by this CA (mTLS)')
     .addHelpText(
       'after',
       examples(
         'econsig sandbox',
         'econsig sandbox --port 0 --delay 1 --json',
         'econsig sandbox --rate-limit 5 --fail-rate 0.1 --latency 200',
+        'econsig sandbox --oauth --token-ttl 300 --tls-cert server.pem --tls-key server.key --client-ca ca.pem',
       ),
     )
     .action(async (o) => {
       const { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency } = o;
-      await dispatch('sandbox', { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency }, globals());
+      const { oauth, tokenTtl, tlsCert, tlsKey, clientCa } = o;
+      await dispatch(
+        'sandbox',
+        { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency, oauth: oauth === true, tokenTtl, tlsCert, tlsKey, clientCa },
+        globals(),
+      );
     });
 
   program
@@ -201,24 +212,42 @@ export function buildProgram(
       await dispatch('demo', { delay: o.delay }, globals());
     });
 
-  const auth = program.command('auth').description('store, show, remove or print the bearer token');
+  const auth = program.command('auth').description('store, show, remove or print the bearer token or OAuth2 client credentials');
   auth
     .command('login')
-    .description('store a token (masked prompt, or --with-token from stdin)')
+    .description('store a token (masked prompt, or --with-token from stdin), or OAuth2 client credentials')
     .option('--with-token', 'read the token from standard input')
-    .addHelpText('after', examples('econsig auth login', 'echo "$TOKEN" | econsig auth login --with-token --profile homolog'))
+    .option('--client-credentials', 'OAuth2 client credentials: the secret from a masked prompt, or --with-secret')
+    .addOption(new Option('--token-url <url>', 'with --client-credentials: the token endpoint').argParser(parseUrl))
+    .option('--client-id <id>', 'with --client-credentials: the client id')
+    .option('--scope <scope>', 'with --client-credentials: scope to ask for (optional)')
+    .addOption(new Option('--client-auth <how>', 'with --client-credentials: basic (default) or post').choices(['basic', 'post']))
+    .option('--with-secret', 'with --client-credentials: read the client secret from standard input')
+    .addHelpText(
+      'after',
+      examples(
+        'econsig auth login',
+        'echo "$TOKEN" | econsig auth login --with-token --profile homolog',
+        'econsig auth login --client-credentials --token-url https://auth.example.com/oauth2/token --client-id my-id',
+        'printf %s "$SECRET" | econsig auth login --client-credentials --token-url ... --client-id my-id --with-secret',
+      ),
+    )
     .action(async (o) => {
-      await dispatch('auth', { action: 'login', withToken: o.withToken === true }, globals());
+      const clientCredentials =
+        o.clientCredentials === true
+          ? { tokenUrl: o.tokenUrl, clientId: o.clientId, scope: o.scope, clientAuth: o.clientAuth, withSecret: o.withSecret === true }
+          : undefined;
+      await dispatch('auth', { action: 'login', withToken: o.withToken === true, ...(clientCredentials ? { clientCredentials } : {}) }, globals());
     });
   auth
     .command('status')
-    .description('show the token in use (masked), where it comes from, and its expiry')
+    .description('show how the profile authenticates: token (masked), where it comes from, expiry; client certificate')
     .action(async () => {
       await dispatch('auth', { action: 'status' }, globals());
     });
   auth
     .command('logout')
-    .description('remove the stored token')
+    .description('remove the stored token, client secret and cached access token')
     .action(async () => {
       await dispatch('auth', { action: 'logout' }, globals());
     });

@@ -1,6 +1,8 @@
-import type { AuthInput, Context } from '../cli-inputs.js';
+import type { AuthInput, ClientCredentialsLogin, Context } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { parseSettingValue } from '../store/keys.js';
 import { openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
+import { deleteTokenCache } from '../store/token-cache.js';
 import { describeToken, noTokenError, requireToken, resolveToken } from '../store/token.js';
 import {
   writeAuthStatus,
@@ -15,13 +17,17 @@ export async function run(input: AuthInput, ctx: Context): Promise<number> {
   // Only status shows settings; the others need the profile and its token, so an unrelated
   // bad setting (say ECONSIG_BASE_URL) cannot stop a login or a logout.
   if (input.action === 'status') return status(await resolveSettings({ env: ctx.env, globals: ctx.globals }), ctx);
-  const { profile, file } = await openProfile({ env: ctx.env, globals: ctx.globals });
+  const { profile, file, paths } = await openProfile({ env: ctx.env, globals: ctx.globals });
+  if (input.action === 'login' && input.clientCredentials) return loginClientCredentials(input.clientCredentials, { profile, file }, ctx);
+  // Only a client-credentials profile needs its settings validated to print a token.
+  const oauth = file.settings(profile.name)['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '';
+  if (input.action === 'token' && oauth && !envTokenSet(ctx)) return clientCredentialsToken(await resolveSettings({ env: ctx.env, globals: ctx.globals }), ctx);
   const tokenAccess: TokenAccess = { profile, file, token: resolveToken({ env: ctx.env, stored: file.token(profile.name), path: file.path }) };
   switch (input.action) {
     case 'login':
       return login(input.withToken, tokenAccess, ctx);
     case 'logout':
-      return logout(tokenAccess, ctx);
+      return logout(tokenAccess, ctx, paths.home);
     case 'token':
       writeRawToken(ctx.io, requireToken(tokenAccess.token, profile.name));
       return ExitCode.ok;
@@ -66,9 +72,57 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
   return ExitCode.ok;
 }
 
-function status(settings: ResolvedSettings, ctx: Context): number {
+async function loginClientCredentials(flags: ClientCredentialsLogin, settings: Pick<TokenAccess, 'profile' | 'file'>, ctx: Context): Promise<number> {
+  const profile = settings.profile.name;
+  if (flags.tokenUrl === undefined) throw new UsageError('--client-credentials needs --token-url <url>.', 'Example: econsig auth login --client-credentials --token-url https://auth.example.com/oauth2/token --client-id my-id');
+  if (flags.clientId === undefined) throw new UsageError('--client-credentials needs --client-id <id>.', 'The provider gives the client id with the secret.');
+  const tokenUrl = parseSettingValue('auth.token-url', flags.tokenUrl, '--token-url');
+  const clientId = parseSettingValue('auth.client-id', flags.clientId, '--client-id');
+  const scope = flags.scope === undefined ? undefined : parseSettingValue('auth.scope', flags.scope, '--scope');
+  const { promptToken, readTokenFromStdin } = await import('../ui/token-input.js');
+  let secret: string;
+  if (flags.withSecret) {
+    secret = await readTokenFromStdin(ctx.io.stdin, { flag: '--with-secret', name: 'client secret', example: 'printf %s "$SECRET" | econsig auth login --client-credentials ... --with-secret' });
+  } else if (ctx.io.canPrompt) {
+    secret = await promptToken(ctx.io, profile, 'client secret');
+  } else {
+    throw new UsageError('No terminal to prompt for the client secret.', 'Pipe it with --with-secret, or set ECONSIG_CLIENT_SECRET for this run.');
+  }
+  if (secret === '' || /[\r\n]/.test(secret)) {
+    throw new UsageError(`The client secret is ${secret === '' ? 'empty' : 'more than one line'}; nothing was stored.`, 'Pipe only the secret, on one line.');
+  }
+  const { file } = settings;
+  file.setSetting(profile, 'auth.method', 'client-credentials');
+  file.setSetting(profile, 'auth.token-url', tokenUrl);
+  file.setSetting(profile, 'auth.client-id', clientId);
+  if (scope !== undefined) file.setSetting(profile, 'auth.scope', scope);
+  if (flags.clientAuth !== undefined) file.setSetting(profile, 'auth.client-auth', flags.clientAuth);
+  file.setClientSecret(profile, secret);
+  writeLoginResult(ctx.io, { profile, path: file.path, what: 'Client credentials' });
+  if (envTokenSet(ctx)) writeWarning(ctx.io, 'ECONSIG_TOKEN is set: it takes precedence over the client credentials while it is set.');
+  return ExitCode.ok;
+}
+
+/** `auth token` with client credentials: the cached access token, or a fresh one. */
+async function clientCredentialsToken(settings: ResolvedSettings, ctx: Context): Promise<number> {
+  const { openAuthSession, tokenFailure } = await import('../flows/auth-session.js');
+  const session = openAuthSession({ settings, env: ctx.env });
+  ctx.defer(() => session.close());
+  let token: string;
+  try {
+    token = await session.tokens.token();
+  } catch (error) {
+    throw tokenFailure(error, settings.profile.name);
+  }
+  writeRawToken(ctx.io, { token, source: 'client-credentials' });
+  return ExitCode.ok;
+}
+
+async function status(settings: ResolvedSettings, ctx: Context): Promise<number> {
   const profile = settings.profile.name;
   const now = new Date();
+  const { authStatus } = await import('../flows/auth-status.js');
+  const auth = authStatus(settings, ctx.env, now);
   const token = describeToken(settings.token, now);
   const shadowed = settings.token?.source === 'env' && settings.file.token(profile) !== undefined;
   writeAuthStatus(
@@ -76,21 +130,27 @@ function status(settings: ResolvedSettings, ctx: Context): number {
     {
       profile: settings.profile,
       baseUrl: settings.values['base-url'] ?? null,
-      token,
+      token: auth.method === 'token' ? token : auth.token,
       ...(shadowed ? { shadowedFile: settings.file.path } : {}),
+      auth,
     },
     now,
   );
-  if (token.present) return ExitCode.ok;
+  if (auth.problem) return auth.problem.exitCode;
+  if (auth.method === 'client-credentials' || token.present) return ExitCode.ok;
   // --json already carries present:false; a second (error) document would break the contract.
   if (ctx.io.json) return ExitCode.auth;
   throw noTokenError(profile);
 }
 
-function logout(settings: TokenAccess, ctx: Context): number {
+function logout(settings: TokenAccess, ctx: Context, home: string): number {
   const profile = settings.profile.name;
+  const hadSecret = settings.file.deleteClientSecret(profile);
+  const hadCache = deleteTokenCache(home, profile);
   const removed = settings.file.deleteToken(profile);
-  writeLogoutResult(ctx.io, { profile, removed, path: settings.file.path });
+  const oauth = hadSecret || hadCache;
+  const what = oauth ? `${removed ? 'token, ' : ''}client secret and cached access token` : 'token';
+  writeLogoutResult(ctx.io, { profile, removed: removed || oauth, path: settings.file.path, what });
   if (envTokenSet(ctx)) {
     writeWarning(ctx.io, 'ECONSIG_TOKEN is still set in the environment: commands keep using it until you unset it.');
   }

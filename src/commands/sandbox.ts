@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context, SandboxInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
@@ -25,6 +26,7 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
     }
   }
   const output = createSandboxOutput(ctx.io);
+  const tls = tlsOptions(input);
   const sandbox = await startSandbox({
     port: input.port,
     host: input.host,
@@ -37,6 +39,8 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
     failRate: input.failRate,
     latencyMs: input.latency,
     onLog: (entry) => output.log(entry),
+    ...(input.oauth ? { oauth: input.tokenTtl === undefined ? {} : { tokenTtlSeconds: input.tokenTtl } } : {}),
+    ...(tls ? { tls } : {}),
   });
   ctx.defer(() => sandbox.close());
   output.listening({
@@ -46,6 +50,8 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
     webhookUrl: sandbox.webhookUrl,
     delaySeconds: input.delay,
     signed: secret !== undefined,
+    ...(sandbox.oauth ? { oauth: sandbox.oauth } : {}),
+    ...(input.clientCa ? { clientCa: input.clientCa } : {}),
   });
 
   await new Promise<void>((done) => {
@@ -54,4 +60,29 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
   });
   output.closed(await sandbox.close());
   return 0;
+}
+
+function readFlagFile(path: string, flag: string): Buffer {
+  try {
+    return readFileSync(resolve(path));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+}
+
+/** --tls-cert/--tls-key (HTTPS) and --client-ca (demand a client certificate). */
+function tlsOptions(input: SandboxInput): { cert: Buffer; key: Buffer; clientCa?: Buffer } | undefined {
+  if (input.tlsCert === undefined && input.tlsKey === undefined) {
+    if (input.clientCa !== undefined) throw new UsageError('--client-ca needs --tls-cert and --tls-key: client certificates exist only over HTTPS.');
+    return undefined;
+  }
+  if (input.tlsCert === undefined || input.tlsKey === undefined) {
+    throw new UsageError(`${input.tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${input.tlsCert === undefined ? '--tls-cert' : '--tls-key'} too.`);
+  }
+  if (input.tokenTtl !== undefined && !input.oauth) throw new UsageError('--token-ttl needs --oauth.');
+  return {
+    cert: readFlagFile(input.tlsCert, '--tls-cert'),
+    key: readFlagFile(input.tlsKey, '--tls-key'),
+    ...(input.clientCa === undefined ? {} : { clientCa: readFlagFile(input.clientCa, '--client-ca') }),
+  };
 }

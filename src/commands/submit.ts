@@ -7,7 +7,6 @@ import { type FileReport, reportsExitCode, validateFiles } from '../flows/valida
 import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
-import { requireToken } from '../store/token.js';
 import {
   createSubmitProgress,
   renderDryRun,
@@ -73,8 +72,11 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     return submitExitCode(results);
   }
 
-  // No token, or a plain-http remote host: fail before anything leaves.
-  const token = requireToken(settings.token, settings.profile.name).token;
+  // No token (or client secret), unusable TLS files, or a plain-http remote host: fail before anything leaves.
+  const { openAuthSession } = await import('../flows/auth-session.js');
+  const session = openAuthSession({ settings, env: ctx.env });
+  ctx.defer(() => session.close());
+  for (const warning of session.tls?.warnings ?? []) renderNotice(io, `warning: ${warning}`);
   checkTarget(baseUrl);
   renderInvalidFiles(io, reports);
   const sendable = reports.filter((r) => r.ok).length;
@@ -83,6 +85,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
     await confirmTarget(io, `Send ${sendable} submission${sendable === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`);
   }
+  // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
+  await session.prepare(baseUrl);
   const values = settings.values;
   const progress = await createSubmitProgress(io, sendable);
   const started = Date.now();
@@ -92,7 +96,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       home: settings.paths.home,
       profile: settings.profile.name,
       baseUrl,
-      token,
+      tokens: session.tokens,
+      ...(session.tls ? { tls: session.tls.connect } : {}),
       requestTimeoutMs: values['request-timeout'] * 1000,
       concurrency: values.concurrency,
       force: input.force,

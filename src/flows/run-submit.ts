@@ -15,12 +15,18 @@ import { latestByProposal, submissionRecords } from './journal-view.js';
 import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, type SubmitResult, submitBatch } from './submit-batch.js';
 import type { FileReport } from './validate-files.js';
+import type { TokenSource } from '../service/token-source.js';
+import type { TlsConnectOptions } from '../store/tls-files.js';
 
 export interface RunSubmitOptions {
   home: string;
   profile: string;
   baseUrl: string;
-  token: string;
+  /** A fixed token; or `tokens` (OAuth2 client credentials), which wins. */
+  token?: string;
+  tokens?: TokenSource;
+  /** Client certificate and CA for undici's `connect`. */
+  tls?: TlsConnectOptions;
   requestTimeoutMs: number;
   concurrency: number;
   force: boolean;
@@ -88,7 +94,8 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     try {
       client = createServiceClient({
         baseUrl: options.baseUrl,
-        token: options.token,
+        ...(options.tokens ? { tokens: options.tokens } : { token: options.token ?? '' }),
+        ...(options.tls ? { tls: options.tls } : {}),
         requestTimeoutMs: options.requestTimeoutMs,
         connections: Math.max(1, Math.min(options.concurrency, 64)),
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),

@@ -20,6 +20,7 @@ import {
   ValidationRejectedError,
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
+import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
 import type { Journal, JournalEntry } from '../store/journal.js';
 import type { ResultWaiter } from './result-waiter.js';
 import { type GuardState, type SubmissionRecord, guardStateOf } from './journal-view.js';
@@ -178,6 +179,14 @@ export function outcomeOfError(item: SubmitItem, error: unknown, profile: string
     return error.sent
       ? withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id))
       : withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+  }
+  // A token that could not be renewed mid-batch: the POST never left.
+  if (error instanceof TokenRefusedError) {
+    return withOutcome(partial, 'unauthorized', `not sent: ${error.message}`,
+      `Check the client credentials: \`econsig auth login --client-credentials --profile ${profile} ...\`.`);
+  }
+  if (error instanceof TokenEndpointUnavailableError) {
+    return withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`, 'Check auth.token-url and the network, then send again.');
   }
   if (error instanceof TimeoutError || error instanceof ConnectionError) {
     partial.attempts = error.attempts;

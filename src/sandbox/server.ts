@@ -3,12 +3,14 @@
  * importable so tests and `demo` run it in-process on port 0.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { validateSubmission } from '../domain/validate.js';
 import { UsageError } from '../errors.js';
 import { cannotBind, hostForUrl, readBody } from '../webhook/http.js';
 import { decodeSecret } from '../webhook/verify.js';
+import { REVOKE_PATH, TOKEN_PATH, createOAuthServer, type OAuthOptions, type OAuthServer } from './oauth.js';
 import { indexCatalogue, loadCatalogue, parseCatalogue, type Catalogue } from './catalogue.js';
 import {
   createRateLimiter,
@@ -56,6 +58,10 @@ export interface SandboxOptions {
   /** Per webhook attempt limit. */
   webhookTimeoutMs?: number;
   validate?: SubmissionValidator;
+  /** Play an OAuth2 token endpoint at /oauth2/token; only the tokens it issues are accepted. */
+  oauth?: OAuthOptions;
+  /** Serve HTTPS; with `clientCa`, demand a client certificate signed by it (mTLS). */
+  tls?: { cert: Buffer | string; key: Buffer | string; clientCa?: Buffer | string };
 }
 
 export interface RequestLogEntry {
@@ -99,6 +105,8 @@ export interface Sandbox {
   readonly token: string;
   readonly port: number;
   readonly webhookUrl: string | undefined;
+  /** With `oauth`: the token endpoint and the client it accepts. */
+  readonly oauth: { tokenUrl: string; clientId: string; clientSecret: string; tokenTtlSeconds: number; issued(): number; issuedTokens(): string[] } | undefined;
   /** Stop accepting, cancel timers and deliveries; report results not delivered. */
   close(): Promise<{ pendingWebhooks: number; pending: string[] }>;
   contracts(): SandboxContract[];
@@ -131,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const validate = options.validate ?? strictValidator;
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  const oauth: OAuthServer | undefined = options.oauth ? createOAuthServer(options.oauth) : undefined;
 
   const contracts = new Map<string, SandboxContract>();
   const inProgress = new Map<string, string>(); // worker CPF → idContrato
@@ -183,6 +192,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       answer(status, { erros: [{ codigo, msg }] }, headers);
 
     if (latencyMs > 0) await sleep(latencyMs);
+    if (oauth && (path === TOKEN_PATH || path === REVOKE_PATH)) {
+      if (req.method !== 'POST') return answer(405, { error: 'invalid_request', error_description: 'Use POST.' }, { allow: 'POST' });
+      const form = await readBody(req);
+      const result = oauth.handle(path, req.headers.authorization, form === null ? '' : form.toString('utf8'), now().getTime());
+      return answer(result.status, result.body, result.headers);
+    }
     if (path !== CONTRACTS_PATH) return reject(404, 'SVC_R00404', `Recurso ${path} não existe; use POST ${CONTRACTS_PATH}.`);
     if (req.method !== 'POST') return reject(405, 'SVC_R00405', `Método ${req.method} não permitido; use POST.`, { allow: 'POST' });
     if (limiter) {
@@ -196,7 +211,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // service-api.md 5: 401 comes from the authentication interface, shaped {code, message}.
     const auth = req.headers.authorization;
     if (auth === undefined) return answer(401, { code: 401, message: '' });
-    if (!sameToken(auth, `Bearer ${token}`)) return answer(401, { code: 401, message: 'Token inválido ou expirado.' });
+    const bearer = /^Bearer (\S+)$/.exec(auth)?.[1];
+    const known = oauth ? bearer !== undefined && oauth.accepts(bearer, now().getTime()) : sameToken(auth, `Bearer ${token}`);
+    if (!known) return answer(401, { code: 401, message: 'Token inválido ou expirado.' });
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') {
       return reject(415, 'SVC_R00415', `Content-Type ${req.headers['content-type'] ?? '(none)'} não suportado; use application/json.`);
@@ -242,16 +259,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     answer(202, { idContrato: contract.idContrato, erros: [] });
   };
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ code: 500, message: `Erro interno do sandbox: ${error instanceof Error ? error.message : String(error)}` }));
       }
     });
-  });
+  };
+  const tls = options.tls;
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          cert: tls.cert,
+          key: tls.key,
+          ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }),
+        },
+        onRequest,
+      )
+    : createServer(onRequest);
   const port = await listen(server, options.port ?? 4010, host);
-  const url = `http://${hostForUrl(host)}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${hostForUrl(host)}:${port}`;
 
   let closing: Promise<{ pendingWebhooks: number; pending: string[] }> | undefined;
   const close = (): Promise<{ pendingWebhooks: number; pending: string[] }> => {
@@ -278,6 +306,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     token,
     port,
     webhookUrl: options.webhookUrl,
+    oauth: oauth
+      ? { tokenUrl: `${url}${TOKEN_PATH}`, clientId: oauth.clientId, clientSecret: oauth.clientSecret, tokenTtlSeconds: oauth.tokenTtlSeconds, issued: oauth.issued, issuedTokens: oauth.issuedTokens }
+      : undefined,
     close,
     contracts: () => [...contracts.values()].map((c) => ({ ...c })),
   };
@@ -296,7 +327,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(cannotBind(host, port, error.code, error, 'another --port, or --port 0 for a free one'));

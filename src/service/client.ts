@@ -16,6 +16,7 @@ import {
   ServiceError,
   TimeoutError,
   TransportError,
+  UnauthorizedError,
   UndocumentedAnswerError,
   acceptedContractId,
   errorFromResponse,
@@ -23,6 +24,8 @@ import {
   snippetOf,
 } from './errors.js';
 import { defaultRetryPolicy, failureOf, nextRetryDelay, type RetryPolicy } from './retry.js';
+import { isUntrustedServerCode } from './tls-probe.js';
+import { staticTokenSource, type TokenSource } from './token-source.js';
 
 
 /** Path of the submission endpoint, appended to the base URL (section 4.1). */
@@ -53,7 +56,12 @@ export interface RetryInfo {
 
 export interface ServiceClientOptions {
   baseUrl: string;
-  token: string;
+  /** A fixed bearer token; or give `tokens`. */
+  token?: string;
+  /** Where each request's token comes from (OAuth2 client credentials); wins over `token`. */
+  tokens?: TokenSource;
+  /** TLS options of undici's `connect` (client certificate, extra CA). Ignored with `dispatcher`. */
+  tls?: { cert?: Buffer; key?: Buffer; pfx?: Buffer; passphrase?: string; ca?: Array<string | Buffer> };
   /** Limit for answer headers after sending, and for reading the whole body. */
   requestTimeoutMs: number;
   /** Limit for opening the connection; default min(10 s, requestTimeoutMs). Ignored with `dispatcher`. */
@@ -245,7 +253,11 @@ export function transportErrorOf(error: unknown, ctx: TransportContext): Transpo
   }
   const detail = redactToken(error instanceof Error ? error.message : String(error), ctx.token);
   if (code !== undefined && NOT_SENT_CODES.has(code) && ctx.status === undefined) {
-    return new ConnectionError(`Could not connect to ${ctx.target}: ${detail}; nothing was sent.`, {
+    // cli-contract.md: an untrusted server certificate says to set tls.ca.
+    const trust = isUntrustedServerCode(code)
+      ? ' The server\'s certificate is not trusted here: if it comes from a private CA, set tls.ca (econsig config set tls.ca /path/ca.pem, or ECONSIG_TLS_CA).'
+      : '';
+    return new ConnectionError(`Could not connect to ${ctx.target}: ${detail}; nothing was sent.${trust}`, {
       code,
       sent: false,
       cause: error,
@@ -298,25 +310,25 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const url = contractsUrl(options.baseUrl);
   const { origin, pathname: path } = new URL(url);
   const target = displayUrl(parseBaseUrl(options.baseUrl));
-  const token = options.token;
   // undici would refuse the header later as if the request had failed in flight.
-  if (!/^[\x21-\x7e]+$/.test(token)) {
+  if (!options.tokens && !/^[\x21-\x7e]+$/.test(options.token ?? '')) {
     throw new InvalidTokenError('The token is empty or has characters that cannot go in an HTTP header (spaces, line breaks, non-ASCII).');
   }
+  const tokens = options.tokens ?? staticTokenSource(options.token as string);
   const requestTimeoutMs = options.requestTimeoutMs;
   const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(10_000, requestTimeoutMs);
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal }));
-  const headers = requestHeaders(`Bearer ${token}`, options.userAgent ?? defaultUserAgent());
+  const userAgent = options.userAgent ?? defaultUserAgent();
   const ownPool = options.dispatcher
     ? undefined
     : new Pool(origin, {
         connections: options.connections ?? 8,
         // One request per connection at a time: a pipelined POST behind a failed one is ambiguous.
         pipelining: 1,
-        connect: { timeout: connectTimeoutMs },
+        connect: { timeout: connectTimeoutMs, ...options.tls },
         headersTimeout: requestTimeoutMs,
         bodyTimeout: requestTimeoutMs,
         // Short idle life: a socket the server already closed fails the next POST with an
@@ -324,7 +336,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         keepAliveTimeout: 2_000,
       });
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
-  const transport = { target, token, connectTimeoutMs, requestTimeoutMs };
+  const transportFor = (token: string): TransportContext => ({ target, token, connectTimeoutMs, requestTimeoutMs });
   // A 429 pauses every submission of this client, not just the one that got it (peer-clis.md 4.2).
   let resumeAt = 0;
 
@@ -334,7 +346,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       { sent, cause: signal.reason },
     );
 
-  async function exchange(payload: string, signal: AbortSignal | undefined): Promise<Omit<SubmitAccepted, 'attempts'>> {
+  async function exchange(payload: string, token: string, signal: AbortSignal | undefined): Promise<Omit<SubmitAccepted, 'attempts'>> {
+    const transport = transportFor(token);
+    const headers = requestHeaders(`Bearer ${token}`, userAgent);
     let response: Dispatcher.ResponseData;
     try {
       // The dispatcher's own request(): the top-level one parses the URL on every call.
@@ -386,6 +400,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     let waitedMs = 0;
     let ownDelay = 0;
     let lastError: ServiceError | TransportError | undefined;
+    // A 401 proves no contract was created: one new token and one resend, never more.
+    let renewed = false;
+    let renewedToken: string | undefined;
     for (;;) {
       const wait = Math.max(ownDelay, resumeAt - now());
       if (wait > 0) {
@@ -401,12 +418,21 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
       if (stop?.aborted) throw aborted(false, stop);
       attempt += 1;
+      const token = renewedToken ?? (await tokens.token());
       try {
-        const accepted = await exchange(payload, signal);
+        const accepted = await exchange(payload, token, signal);
         return { ...accepted, attempts: attempt };
       } catch (error) {
         if (!(error instanceof ServiceError || error instanceof TransportError)) throw error;
         error.attempts = attempt;
+        if (error instanceof UnauthorizedError && !renewed) {
+          renewed = true;
+          renewedToken = await renewAfter401(error, token);
+          if (renewedToken !== undefined) {
+            ownDelay = 0;
+            continue;
+          }
+        }
         const failure = failureOf(error);
         const delay = nextRetryDelay(failure, attempt, waitedMs, policy, random);
         if (delay === undefined || failure.kind === 'final') throw error;
@@ -421,6 +447,23 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           error,
         });
       }
+    }
+  }
+
+  /** A fresh token after a 401, or undefined when the source cannot renew; a failed renewal ends the call with the 401. */
+  async function renewAfter401(error: UnauthorizedError, rejected: string): Promise<string | undefined> {
+    try {
+      return await tokens.renew(rejected);
+    } catch (renewError) {
+      const why = renewError instanceof Error ? renewError.message : String(renewError);
+      const failed = new UnauthorizedError(`${error.message}; no new token could be obtained: ${why}`, {
+        status: error.status,
+        code: error.code,
+        requestId: error.requestId,
+        bodySnippet: error.bodySnippet,
+      });
+      failed.attempts = error.attempts;
+      throw failed;
     }
   }
 

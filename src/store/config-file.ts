@@ -1,6 +1,6 @@
 /**
  * The settings-and-token file, `<home>/config.json`, kept by conf. Shape:
- * `{ currentProfile?, profiles: { <name>: { settings?: {<key>: value}, token? } } }`.
+ * `{ currentProfile?, profiles: { <name>: { settings?: {<key>: value}, token?, clientSecret? } } }`.
  * conf is imported only here, and only when a command opens the file.
  */
 import { UsageError } from '../errors.js';
@@ -12,6 +12,8 @@ export type StoredSettings = Partial<Record<SettingKey, unknown>>;
 interface StoredProfile {
   settings?: StoredSettings;
   token?: string;
+  /** OAuth2 client secret (auth.method client-credentials); kept like the token. */
+  clientSecret?: string;
 }
 
 interface StoreShape {
@@ -34,6 +36,10 @@ export interface ConfigFile {
   setToken(profile: string, token: string): void;
   /** Returns false when the profile had no stored token. */
   deleteToken(profile: string): boolean;
+  clientSecret(profile: string): string | undefined;
+  setClientSecret(profile: string, secret: string): void;
+  /** Returns false when the profile had no stored client secret. */
+  deleteClientSecret(profile: string): boolean;
 }
 
 /** The minimal slice of conf's API used here, so tests could hand in a fake. */
@@ -87,7 +93,7 @@ function wrapConf(conf: ConfLike): ConfigFile {
   const profile = (name: string): StoredProfile => own(profiles(), name) ?? {};
   const writeProfile = (name: string, next: StoredProfile): void => {
     const all = { ...profiles() };
-    const empty = next.token === undefined && Object.keys(next.settings ?? {}).length === 0;
+    const empty = next.token === undefined && next.clientSecret === undefined && Object.keys(next.settings ?? {}).length === 0;
     if (empty) delete all[name];
     else all[name] = next;
     conf.set('profiles', all);
@@ -130,6 +136,20 @@ function wrapConf(conf: ConfLike): ConfigFile {
       const current = profile(name);
       if (typeof current.token !== 'string' || current.token === '') return false;
       const { token: _removed, ...rest } = current;
+      writeProfile(name, rest);
+      return true;
+    },
+    clientSecret(name) {
+      const secret = profile(name).clientSecret;
+      return typeof secret === 'string' && secret !== '' ? secret : undefined;
+    },
+    setClientSecret(name, clientSecret) {
+      writeProfile(name, { ...profile(name), clientSecret });
+    },
+    deleteClientSecret(name) {
+      const current = profile(name);
+      if (typeof current.clientSecret !== 'string' || current.clientSecret === '') return false;
+      const { clientSecret: _removed, ...rest } = current;
       writeProfile(name, rest);
       return true;
     },

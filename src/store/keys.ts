@@ -25,7 +25,20 @@ export interface Settings {
   concurrency: number;
   'webhook.id-field': string | undefined;
   'webhook.status-field': string | undefined;
+  'auth.method': AuthMethod;
+  'auth.token-url': string | undefined;
+  'auth.client-id': string | undefined;
+  'auth.scope': string | undefined;
+  'auth.client-auth': ClientAuth;
+  'tls.cert': string | undefined;
+  'tls.key': string | undefined;
+  'tls.pfx': string | undefined;
+  'tls.ca': string | undefined;
 }
+/** `token`: a static bearer token; `client-credentials`: OAuth2 (RFC 6749 §4.4). */
+export type AuthMethod = 'token' | 'client-credentials';
+/** How the client authenticates at the token endpoint (RFC 6749 §2.3.1). */
+export type ClientAuth = 'basic' | 'post';
 export type SettingKey = keyof Settings;
 export type SettingValue = Settings[SettingKey];
 
@@ -53,6 +66,18 @@ function parseHttpUrl(raw: string) {
     // fall through to the message below
   }
   return { error: 'expected an absolute http:// or https:// URL' };
+}
+
+function parseChoice<T extends string>(choices: readonly T[]) {
+  return (raw: string) => {
+    const text = raw.trim().toLowerCase();
+    return (choices as readonly string[]).includes(text) ? { value: text } : { error: `expected ${choices.join(' or ')}` };
+  };
+}
+
+function parseFilePath(raw: string) {
+  const text = raw.trim();
+  return text === '' ? { error: 'expected the path of a file' } : { value: text };
 }
 
 function parseDottedPath(raw: string) {
@@ -152,6 +177,66 @@ const specs: Record<SettingKey, SettingSpec> = {
     secret: false,
     parse: parseDottedPath,
   },
+  'auth.method': {
+    example: 'client-credentials',
+    description: 'token (a stored bearer token) or client-credentials (OAuth2)',
+    secret: false,
+    parse: parseChoice(['token', 'client-credentials']),
+  },
+  'auth.token-url': {
+    example: 'https://auth.homolog.example.com/oauth2/token',
+    description: 'OAuth2 token endpoint (client-credentials)',
+    secret: false,
+    parse: parseHttpUrl,
+  },
+  'auth.client-id': {
+    example: 'my-client-id',
+    description: 'OAuth2 client id (client-credentials)',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim();
+      return text !== '' && !/[\s\x00-\x1f]/.test(text) ? { value: text } : { error: 'expected a client id without spaces' };
+    },
+  },
+  'auth.scope': {
+    example: 'contratos:write',
+    description: 'OAuth2 scope to ask for (optional, space-separated)',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim().replace(/\s+/g, ' ');
+      return text !== '' ? { value: text } : { error: 'expected one or more scopes' };
+    },
+  },
+  'auth.client-auth': {
+    example: 'basic',
+    description: 'basic (HTTP Basic, the default) or post (client_secret in the form)',
+    secret: false,
+    parse: parseChoice(['basic', 'post']),
+  },
+  'tls.cert': {
+    example: '/etc/econsig/client.pem',
+    description: 'client certificate (PEM) for mTLS, with tls.key',
+    secret: false,
+    parse: parseFilePath,
+  },
+  'tls.key': {
+    example: '/etc/econsig/client.key',
+    description: 'private key (PEM) of tls.cert',
+    secret: false,
+    parse: parseFilePath,
+  },
+  'tls.pfx': {
+    example: '/etc/econsig/client.p12',
+    description: 'client certificate and key as PKCS#12 (passphrase: ECONSIG_TLS_PASSPHRASE)',
+    secret: false,
+    parse: parseFilePath,
+  },
+  'tls.ca': {
+    example: '/etc/econsig/homolog-ca.pem',
+    description: 'extra CA bundle (PEM) to trust, e.g. a homologation\'s private CA',
+    secret: false,
+    parse: parseFilePath,
+  },
 };
 
 export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
@@ -171,6 +256,15 @@ export function defaultSettings(profile: string): Settings {
     concurrency: 4,
     'webhook.id-field': undefined,
     'webhook.status-field': undefined,
+    'auth.method': 'token',
+    'auth.token-url': undefined,
+    'auth.client-id': undefined,
+    'auth.scope': undefined,
+    'auth.client-auth': 'basic',
+    'tls.cert': undefined,
+    'tls.key': undefined,
+    'tls.pfx': undefined,
+    'tls.ca': undefined,
   };
 }
 

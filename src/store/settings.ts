@@ -25,6 +25,12 @@ export type Env = Record<string, string | undefined>;
 export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
   'base-url': 'ECONSIG_BASE_URL',
   'webhook.secret': 'ECONSIG_WEBHOOK_SECRET',
+  'auth.token-url': 'ECONSIG_TOKEN_URL',
+  'auth.client-id': 'ECONSIG_CLIENT_ID',
+  'tls.cert': 'ECONSIG_TLS_CERT',
+  'tls.key': 'ECONSIG_TLS_KEY',
+  'tls.pfx': 'ECONSIG_TLS_PFX',
+  'tls.ca': 'ECONSIG_TLS_CA',
 };
 
 export interface ResolvedProfile {

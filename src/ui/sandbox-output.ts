@@ -14,6 +14,9 @@ export interface ListeningInfo {
   webhookUrl: string | undefined;
   delaySeconds: number;
   signed: boolean;
+  oauth?: { tokenUrl: string; clientId: string; clientSecret: string; tokenTtlSeconds: number };
+  /** The CA a client certificate must be signed by (mTLS). */
+  clientCa?: string;
 }
 
 export interface SandboxOutput {
@@ -60,13 +63,28 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
   const json = (doc: unknown): void => line(JSON.stringify(doc));
   return {
     listening(info) {
-      if (io.json) return json({ event: 'listening', ...info, webhookUrl: info.webhookUrl ?? null });
-      line(`econsig sandbox listening on ${info.baseUrl} token ${info.token}`);
+      if (io.json) {
+        const { oauth, ...rest } = info;
+        // With --oauth only issued tokens are accepted: no static token to name.
+        return json({ event: 'listening', ...rest, ...(oauth ? { token: null, oauth } : {}), webhookUrl: info.webhookUrl ?? null });
+      }
+      const o = info.oauth;
+      line(
+        o
+          ? `econsig sandbox listening on ${info.baseUrl} token_url ${o.tokenUrl} client_id ${o.clientId} client_secret ${o.clientSecret}`
+          : `econsig sandbox listening on ${info.baseUrl} token ${info.token}`,
+      );
       io.stderr.write(
         [
           `  endpoint: POST ${info.endpoint}`,
           `  results:  ${info.webhookUrl ?? '(no webhook URL)'} after ${info.delaySeconds}s${info.signed ? ', signed' : ''}`,
-          `  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d ${shellQuote(`@${bundledExamplePath()}`)}`,
+          ...(o
+            ? [
+                `  oauth:    POST ${o.tokenUrl} (client credentials, tokens live ${o.tokenTtlSeconds}s)`,
+                `  try:      econsig auth login --client-credentials --token-url ${o.tokenUrl} --client-id ${o.clientId} --base-url ${info.baseUrl}`,
+              ]
+            : [`  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d ${shellQuote(`@${bundledExamplePath()}`)}`]),
+          ...(info.clientCa ? [`  mTLS:     a client certificate signed by ${info.clientCa} is required`] : []),
           '  Ctrl-C to stop.',
           '',
         ].join('\n'),

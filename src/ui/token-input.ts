@@ -9,12 +9,9 @@ import type { InStream, Io } from './io.js';
 const MAX_TOKEN_BYTES = 64 * 1024;
 
 /** Read stdin to EOF and trim. Fails at once when stdin is a terminal. */
-export async function readTokenFromStdin(stdin: InStream): Promise<string> {
+export async function readTokenFromStdin(stdin: InStream, what: { flag: string; name: string; example: string } = { flag: '--with-token', name: 'token', example: 'echo $TOKEN | econsig auth login --with-token' }): Promise<string> {
   if (stdin.isTTY === true) {
-    throw new UsageError(
-      '--with-token reads the token from standard input, which is a terminal here.',
-      'Pipe the token: echo $TOKEN | econsig auth login --with-token',
-    );
+    throw new UsageError(`${what.flag} reads the ${what.name} from standard input, which is a terminal here.`, `Pipe the ${what.name}: ${what.example}`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -22,7 +19,7 @@ export async function readTokenFromStdin(stdin: InStream): Promise<string> {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     if (size > MAX_TOKEN_BYTES) {
-      throw new UsageError('Standard input is too large to be a token (over 64 KiB).', 'Pipe only the token.');
+      throw new UsageError(`Standard input is too large to be a ${what.name} (over 64 KiB).`, `Pipe only the ${what.name}.`);
     }
     chunks.push(buffer);
   }
@@ -30,14 +27,14 @@ export async function readTokenFromStdin(stdin: InStream): Promise<string> {
 }
 
 /** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → CancelledError. */
-export async function promptToken(io: Io, profile: string): Promise<string> {
+export async function promptToken(io: Io, profile: string, name = 'token'): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   try {
     const answer = await password(
       {
-        message: `Paste the token for profile "${profile}":`,
+        message: `Paste the ${name} for profile "${profile}":`,
         mask: '*',
-        validate: (value) => (value.trim() === '' ? 'The token is empty.' : true),
+        validate: (value) => (value.trim() === '' ? `The ${name} is empty.` : true),
       },
       { input: io.stdin, output: io.stderr },
     );

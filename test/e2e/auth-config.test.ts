@@ -86,7 +86,8 @@ describe('auth', () => {
 
     const json = await econsig(['auth', 'status', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      method: 'token',
       profile: 'default',
       baseUrl: 'http://127.0.0.1:4010',
       token: { present: true, masked: '****9f3e', source: 'file', path: config },

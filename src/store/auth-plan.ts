@@ -1,0 +1,78 @@
+/**
+ * How a profile authenticates (cli-contract.md "Authentication for a real homologation"):
+ * ECONSIG_TOKEN wins; else client credentials when `auth.method` is client-credentials or
+ * ECONSIG_CLIENT_SECRET is set; else the stored static token. Pure: callers pass env,
+ * settings and the stored secret.
+ */
+import { AuthError, UsageError } from '../errors.js';
+import type { ClientCredentials } from '../service/oauth.js';
+import type { Settings, SettingKey } from './keys.js';
+import type { SettingSource } from './settings.js';
+import type { ResolvedToken } from './token.js';
+
+export type AuthPlan =
+  | { method: 'token'; token: ResolvedToken | undefined }
+  | {
+      method: 'client-credentials';
+      credentials: ClientCredentials;
+      /** Where the client secret came from. */
+      secretSource: 'env' | 'file';
+      /** ECONSIG_TOKEN_URL/… or the profile's settings. */
+      settingsSource: 'env' | 'config';
+    };
+
+export interface AuthPlanInput {
+  profile: string;
+  env: Record<string, string | undefined>;
+  values: Settings;
+  sources: Record<SettingKey, SettingSource>;
+  /** ECONSIG_TOKEN or the stored token (store/token.ts resolveToken). */
+  token: ResolvedToken | undefined;
+  storedSecret: string | undefined;
+}
+
+function loginCommand(profile: string): string {
+  const flag = profile === 'default' ? '' : ` --profile ${profile}`;
+  return `econsig auth login --client-credentials --token-url <url> --client-id <id>${flag}`;
+}
+
+/** The plan in force. Throws UsageError (2) for missing settings, AuthError (3) for a missing secret. */
+export function resolveAuthPlan(input: AuthPlanInput): AuthPlan {
+  const { env, values, profile } = input;
+  if (input.token?.source === 'env') return { method: 'token', token: input.token };
+  const envSecret = env.ECONSIG_CLIENT_SECRET?.trim() || undefined;
+  if (values['auth.method'] !== 'client-credentials' && envSecret === undefined) return { method: 'token', token: input.token };
+
+  const tokenUrl = values['auth.token-url'];
+  const clientId = values['auth.client-id'];
+  const missing = [
+    ...(tokenUrl === undefined ? ['auth.token-url (env ECONSIG_TOKEN_URL)'] : []),
+    ...(clientId === undefined ? ['auth.client-id (env ECONSIG_CLIENT_ID)'] : []),
+  ];
+  if (missing.length > 0 || tokenUrl === undefined || clientId === undefined) {
+    throw new UsageError(
+      `Profile "${profile}" uses OAuth2 client credentials but has no ${missing.join(' and no ')}.`,
+      `Run \`${loginCommand(profile)}\`, or set ECONSIG_TOKEN_URL, ECONSIG_CLIENT_ID and ECONSIG_CLIENT_SECRET.`,
+    );
+  }
+  const secret = envSecret ?? input.storedSecret;
+  if (secret === undefined) {
+    throw new AuthError(
+      `No client secret for profile "${profile}".`,
+      `Run \`${loginCommand(profile)}\` (it asks for the secret), or set ECONSIG_CLIENT_SECRET.`,
+    );
+  }
+  const settingsSource = input.sources['auth.token-url'] === 'env' || input.sources['auth.client-id'] === 'env' ? 'env' : 'config';
+  return {
+    method: 'client-credentials',
+    credentials: {
+      tokenUrl,
+      clientId,
+      clientSecret: secret,
+      ...(values['auth.scope'] ? { scope: values['auth.scope'] } : {}),
+      clientAuth: values['auth.client-auth'],
+    },
+    secretSource: envSecret === undefined ? 'file' : 'env',
+    settingsSource,
+  };
+}

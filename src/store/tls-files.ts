@@ -1,0 +1,192 @@
+/**
+ * The client certificate and extra CA of a profile (cli-contract.md "Client certificates"):
+ * `tls.cert` + `tls.key` (PEM) or `tls.pfx` (PKCS#12, passphrase from ECONSIG_TLS_PASSPHRASE),
+ * and `tls.ca`, read once per run and handed to undici's `connect` options.
+ */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { TLSSocket, createSecureContext, rootCertificates } from 'node:tls';
+import { AuthError, UsageError } from '../errors.js';
+import type { Settings, SettingKey } from './keys.js';
+import type { SettingSource } from './settings.js';
+
+/** What undici's `connect` takes for TLS (a subset of tls.connect's options). */
+export interface TlsConnectOptions {
+  cert?: Buffer;
+  key?: Buffer;
+  pfx?: Buffer;
+  passphrase?: string;
+  ca?: Array<string | Buffer>;
+}
+
+export interface ClientCertificateInfo {
+  /** The file it came from (tls.cert or tls.pfx). */
+  path: string;
+  /** "tls.cert" or "tls.pfx" and where that was set. */
+  setting: string;
+  subject: string;
+  issuer: string;
+  validFrom: Date;
+  validTo: Date;
+}
+
+export interface TlsMaterial {
+  connect: TlsConnectOptions;
+  certificate: ClientCertificateInfo | undefined;
+  caPath: string | undefined;
+  /** Key or bundle files that group or others can read. */
+  warnings: string[];
+}
+
+type TlsSettings = Pick<Settings, 'tls.cert' | 'tls.key' | 'tls.pfx' | 'tls.ca'>;
+
+function origin(key: SettingKey, sources: Partial<Record<SettingKey, SettingSource>>, env: string): string {
+  return sources[key] === 'env' ? env : key;
+}
+
+function readSettingFile(path: string, what: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`Cannot read ${what} ${path}: ${code}.`, `Check the path (\`econsig config get ${what.split(' ')[0]}\`) and that you may read the file.`);
+  }
+}
+
+function warnIfShared(path: string, what: string, warnings: string[]): void {
+  try {
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      warnings.push(`${what} ${path} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`);
+    }
+  } catch {
+    // Unreadable files are reported when read.
+  }
+}
+
+/** "O=Banco Exemplo, CN=client" from X509Certificate's one-per-line form. */
+function oneLine(name: string): string {
+  return name.split('\n').filter(Boolean).join(', ');
+}
+
+function describeCertificate(x509: X509Certificate, path: string, setting: string): ClientCertificateInfo {
+  return {
+    path,
+    setting,
+    subject: oneLine(x509.subject),
+    issuer: oneLine(x509.issuer),
+    validFrom: new Date(x509.validFrom),
+    validTo: new Date(x509.validTo),
+  };
+}
+
+/**
+ * Read the profile's TLS files. Undefined when none is set. Throws UsageError (2) for a
+ * missing half of a pair, an unreadable file or one that is not a certificate, and
+ * AuthError (3) for a PKCS#12 bundle the passphrase does not open.
+ */
+export function loadTlsMaterial(
+  values: TlsSettings,
+  sources: Partial<Record<SettingKey, SettingSource>>,
+  env: Record<string, string | undefined>,
+): TlsMaterial | undefined {
+  const certPath = values['tls.cert'];
+  const keyPath = values['tls.key'];
+  const pfxPath = values['tls.pfx'];
+  const caPath = values['tls.ca'];
+  if (!certPath && !keyPath && !pfxPath && !caPath) return undefined;
+  const certName = origin('tls.cert', sources, 'ECONSIG_TLS_CERT');
+  const keyName = origin('tls.key', sources, 'ECONSIG_TLS_KEY');
+  const pfxName = origin('tls.pfx', sources, 'ECONSIG_TLS_PFX');
+  if (pfxPath && (certPath || keyPath)) {
+    throw new UsageError(`Both ${pfxName} and ${certPath ? certName : keyName} are set.`, 'Use either tls.pfx (PKCS#12) or tls.cert with tls.key, not both: `econsig config unset ...`.');
+  }
+  if ((certPath === undefined) !== (keyPath === undefined)) {
+    const [given, missing] = certPath ? [certName, 'tls.key (env ECONSIG_TLS_KEY)'] : [keyName, 'tls.cert (env ECONSIG_TLS_CERT)'];
+    throw new UsageError(`${given} is set but ${missing} is not.`, 'A client certificate needs its private key: set both, e.g. `econsig config set tls.key /path/client.key`.');
+  }
+  const warnings: string[] = [];
+  const connect: TlsConnectOptions = {};
+  let certificate: ClientCertificateInfo | undefined;
+
+  if (certPath && keyPath) {
+    connect.cert = readSettingFile(certPath, `${certName} file`);
+    connect.key = readSettingFile(keyPath, `${keyName} file`);
+    warnIfShared(keyPath, keyName, warnings);
+    let x509: X509Certificate;
+    try {
+      x509 = new X509Certificate(connect.cert);
+    } catch {
+      throw new UsageError(`${certName} ${certPath} is not a PEM certificate.`, 'Give the client certificate in PEM form (-----BEGIN CERTIFICATE-----).');
+    }
+    certificate = describeCertificate(x509, certPath, certName);
+    try {
+      createSecureContext({ cert: connect.cert, key: connect.key });
+    } catch (error) {
+      throw new UsageError(
+        `${certName} ${certPath} and ${keyName} ${keyPath} cannot be used together: ${(error as Error).message}.`,
+        'Check that the key is the PEM private key of that certificate, without a passphrase.',
+      );
+    }
+  }
+  if (pfxPath) {
+    connect.pfx = readSettingFile(pfxPath, `${pfxName} file`);
+    warnIfShared(pfxPath, pfxName, warnings);
+    const passphrase = env.ECONSIG_TLS_PASSPHRASE;
+    if (passphrase !== undefined) connect.passphrase = passphrase;
+    let raw: Buffer | undefined;
+    try {
+      const context = createSecureContext({ pfx: connect.pfx, ...(passphrase === undefined ? {} : { passphrase }) });
+      // The public way to see the certificate inside a PKCS#12 bundle: a socket's local certificate.
+      const socket = new TLSSocket(null as never, { secureContext: context });
+      raw = (socket.getCertificate() as { raw?: Buffer } | null)?.raw;
+      socket.destroy();
+    } catch (error) {
+      throw new AuthError(
+        `Cannot open the PKCS#12 bundle ${pfxPath} (${pfxName}): ${(error as Error).message}.`,
+        passphrase === undefined ? 'Set its passphrase in ECONSIG_TLS_PASSPHRASE.' : 'Check ECONSIG_TLS_PASSPHRASE: it does not open this bundle.',
+      );
+    }
+    if (raw) certificate = describeCertificate(new X509Certificate(raw), pfxPath, pfxName);
+  }
+  if (caPath) {
+    const caName = origin('tls.ca', sources, 'ECONSIG_TLS_CA');
+    const bundle = readSettingFile(caPath, `${caName} file`);
+    try {
+      new X509Certificate(bundle);
+    } catch {
+      throw new UsageError(`${caName} ${caPath} is not a PEM certificate bundle.`, 'Give the CA certificate(s) in PEM form.');
+    }
+    // tls.ca adds to the system's trust; Node's `ca` alone would replace it.
+    connect.ca = [...rootCertificates, bundle];
+  }
+  return { connect, certificate, caPath, warnings };
+}
+
+/**
+ * An expired or not-yet-valid client certificate: AuthError (3) with its dates, so it is
+ * refused here rather than by the server after a handshake. Pure.
+ */
+export function checkCertificateDates(info: ClientCertificateInfo, now: Date): AuthError | undefined {
+  const dates = `valid from ${info.validFrom.toISOString()} to ${info.validTo.toISOString()}`;
+  if (now.getTime() > info.validTo.getTime()) {
+    return new AuthError(
+      `The client certificate ${info.path} (${info.setting}, ${info.subject}) has expired: ${dates}. Nothing was sent.`,
+      'Get a renewed certificate from the provider and point tls.cert/tls.key (or tls.pfx) at it.',
+    );
+  }
+  if (now.getTime() < info.validFrom.getTime()) {
+    return new AuthError(
+      `The client certificate ${info.path} (${info.setting}, ${info.subject}) is not valid yet: ${dates}. Nothing was sent.`,
+      'Check this machine\'s clock, or wait until the certificate\'s start date.',
+    );
+  }
+  return undefined;
+}
+
+const EXPIRY_WARNING_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** True when the certificate ends within 30 days of `now` (auth status warns). Pure. */
+export function expiresSoon(info: ClientCertificateInfo, now: Date): boolean {
+  return info.validTo.getTime() - now.getTime() <= EXPIRY_WARNING_MS;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessToken, ClientCredentials } from '../../../src/service/oauth.js';
+import { cacheEntry, clientCredentialsSource, isUsable, refreshTime, staticTokenSource, type CachedToken } from '../../../src/service/token-source.js';
+
+const creds: ClientCredentials = { tokenUrl: 'https://auth.example/oauth2/token', clientId: 'id', clientSecret: 'secret-1234567', clientAuth: 'basic' };
+
+describe('refreshTime: 80% of the life or 60 s before the end, the earlier; never before half the life', () => {
+  it.each([
+    [3600, 2880], // 80% (720 s before the end) is earlier than 60 s before
+    [300, 240], // both rules agree
+    [200, 140], // 60 s before is earlier
+    [120, 60], // 60 s before = half
+    [60, 30], // half-life floor
+    [1.5, 0.75],
+  ])('a token living %s s is renewed after %s s', (life, after) => {
+    expect(refreshTime(0, life * 1000)).toBeCloseTo(after * 1000, 6);
+  });
+});
+
+function tokenAt(obtainedAt: number, n: number, expiresIn: number | undefined = 1000): AccessToken {
+  return { accessToken: `at-${n}-abcdefgh`, tokenType: 'Bearer', expiresIn, obtainedAt };
+}
+
+describe('isUsable', () => {
+  const entry = cacheEntry(tokenAt(1_000, 1), creds);
+  it.each([
+    ['fresh', true, creds, 2_000],
+    ['past the refresh time', false, creds, 1_000 + 800_001],
+    ['another client id', false, { ...creds, clientId: 'other' }, 2_000],
+    ['another token URL', false, { ...creds, tokenUrl: 'https://x/t' }, 2_000],
+    ['another scope', false, { ...creds, scope: 'a' }, 2_000],
+  ] as const)('%s → usable %s', (_name, usable, c, now) => {
+    expect(isUsable(entry, c, now)).toBe(usable);
+  });
+  it('a token without expires_in is taken to live 5 minutes (renewed after 4)', () => {
+    const e = cacheEntry({ ...tokenAt(0, 1), expiresIn: undefined }, creds);
+    expect(e.expiresAt).toBeUndefined();
+    expect(isUsable(e, creds, 3.9 * 60_000)).toBe(true);
+    expect(isUsable(e, creds, 4 * 60_000)).toBe(false);
+  });
+});
+
+describe('clientCredentialsSource', () => {
+  function setup(options: { cache?: CachedToken; delayMs?: number } = {}) {
+    let clock = 10_000;
+    let fetched = 0;
+    const saved: CachedToken[] = [];
+    const source = clientCredentialsSource({
+      credentials: creds,
+      now: () => clock,
+      loadCache: () => options.cache,
+      saveCache: (e) => saved.push(e),
+      fetchToken: async () => {
+        fetched += 1;
+        const n = fetched;
+        await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
+        return tokenAt(clock, n);
+      },
+    });
+    return { source, saved, fetched: () => fetched, advance: (ms: number) => (clock += ms) };
+  }
+
+  it('32 callers at once share one token request', async () => {
+    const t = setup();
+    const tokens = await Promise.all(Array.from({ length: 32 }, () => t.source.token()));
+    expect(new Set(tokens)).toEqual(new Set(['at-1-abcdefgh']));
+    expect(t.fetched()).toBe(1);
+    expect(t.saved).toHaveLength(1);
+  });
+
+  it('reuses the token until its refresh time, then fetches one more', async () => {
+    const t = setup();
+    await t.source.token();
+    t.advance(790_000);
+    expect(await t.source.token()).toBe('at-1-abcdefgh');
+    t.advance(20_000);
+    expect(await t.source.token()).toBe('at-2-abcdefgh');
+    expect(t.fetched()).toBe(2);
+  });
+
+  it('starts from a usable cached token without a request', async () => {
+    const cache = cacheEntry(tokenAt(9_000, 0), creds);
+    const t = setup({ cache });
+    expect(await t.source.token()).toBe(cache.accessToken);
+    expect(t.fetched()).toBe(0);
+  });
+
+  it('after a 401, 32 requests holding the refused token cause one new token', async () => {
+    const t = setup();
+    const old = await t.source.token();
+    const renewed = await Promise.all(Array.from({ length: 32 }, () => t.source.renew(old)));
+    expect(new Set(renewed)).toEqual(new Set(['at-2-abcdefgh']));
+    // A late 401 of the old token does not fetch a third.
+    expect(await t.source.renew(old)).toBe('at-2-abcdefgh');
+    expect(t.fetched()).toBe(2);
+  });
+
+  it('a failed fetch is not cached: the next call tries again', async () => {
+    let calls = 0;
+    const source = clientCredentialsSource({
+      credentials: creds,
+      fetchToken: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('down');
+        return tokenAt(Date.now(), calls);
+      },
+    });
+    await expect(source.token()).rejects.toThrow('down');
+    expect(await source.token()).toBe('at-2-abcdefgh');
+  });
+
+  it('secrets() lists the client secret and every token handed out', async () => {
+    const t = setup();
+    const a = await t.source.token();
+    const b = await t.source.renew(a);
+    expect(t.source.secrets()).toEqual(['secret-1234567', a, b]);
+  });
+
+  it('a static token is never renewed', async () => {
+    const s = staticTokenSource('tok');
+    expect(await s.token()).toBe('tok');
+    expect(await s.renew('tok')).toBeUndefined();
+  });
+});
