@@ -64,15 +64,25 @@ describe('argv to typed input', () => {
     [
       ['sandbox'],
       'sandbox',
-      { port: 4010, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 3, failRate: 0, latency: 0 },
+      { port: 4010, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 3, failRate: 0, latency: 0, oauth: false },
     ],
     [
       ['sandbox', '--port', '0', '--delay', '0.5', '--rate-limit', '5', '--fail-rate', '0.25', '--latency', '100', '--token', 't', '--proposals', 'c.json'],
       'sandbox',
-      { port: 0, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 0.5, rateLimit: 5, failRate: 0.25, latency: 100, token: 't', proposals: 'c.json' },
+      { port: 0, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 0.5, rateLimit: 5, failRate: 0.25, latency: 100, token: 't', proposals: 'c.json', oauth: false },
+    ],
+    [
+      ['sandbox', '--oauth', '--token-ttl', '2.5', '--tls-cert', 's.pem', '--tls-key', 's.key', '--client-ca', 'ca.pem'],
+      'sandbox',
+      { port: 4010, host: '127.0.0.1', webhookUrl: 'http://127.0.0.1:4020/webhook', delay: 3, failRate: 0, latency: 0, oauth: true, tokenTtl: 2.5, tlsCert: 's.pem', tlsKey: 's.key', clientCa: 'ca.pem' },
     ],
     [['demo'], 'demo', { delay: 1 }],
     [['auth', 'login', '--with-token'], 'auth', { action: 'login', withToken: true }],
+    [
+      ['auth', 'login', '--client-credentials', '--token-url', 'https://a.example/t', '--client-id', 'id', '--scope', 's', '--client-auth', 'post', '--with-secret'],
+      'auth',
+      { action: 'login', withToken: false, clientCredentials: { tokenUrl: 'https://a.example/t', clientId: 'id', scope: 's', clientAuth: 'post', withSecret: true } },
+    ],
     [['auth', 'status'], 'auth', { action: 'status' }],
     [['auth', 'logout'], 'auth', { action: 'logout' }],
     [['auth', 'token'], 'auth', { action: 'token' }],
