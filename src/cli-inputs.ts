@@ -19,6 +19,11 @@ export interface GlobalOptions {
 export interface ValidateInput {
   files: string[];
   strict: boolean;
+  /** xlsx: the worksheet to read. */
+  sheet?: string | undefined;
+  /** The format of `-` when it is a sheet. */
+  format?: 'csv' | 'xlsx' | undefined;
+  lang?: string | undefined;
 }
 
 export interface SubmitInput {
@@ -37,6 +42,12 @@ export interface SubmitInput {
   strict: boolean;
   report: string | undefined;
   lang: string | undefined;
+  /** xlsx: the worksheet to read. */
+  sheet?: string | undefined;
+  /** The format of `-` when it is a sheet. */
+  format?: 'csv' | 'xlsx' | undefined;
+  /** Sheets: where the results sheet goes (default `<name>.resultados.<ext>` beside the input). */
+  results?: string | undefined;
 }
 
 export interface WatchInput {
@@ -105,6 +116,13 @@ export interface HistoryInput {
 
 export type SchemaInput = Record<string, never>;
 
+export interface TemplateInput {
+  format: 'xlsx' | 'csv';
+  lang: string | undefined;
+  output: string | undefined;
+  force: boolean;
+}
+
 export interface CommandInputs {
   validate: ValidateInput;
   submit: SubmitInput;
@@ -115,6 +133,7 @@ export interface CommandInputs {
   config: ConfigInput;
   history: HistoryInput;
   schema: SchemaInput;
+  template: TemplateInput;
 }
 export type CommandName = keyof CommandInputs;
 

@@ -66,16 +66,21 @@ export function buildProgram(
     .description('check submission files locally; sends nothing')
     .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
     .option('--strict', 'warnings count as errors')
+    .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
+    .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
+    .option('--lang <locale>', 'language of sheet messages: pt-BR or en (default from LANG)')
     .addHelpText(
       'after',
       examples(
         'econsig validate proposal.json',
         'econsig validate submissions/ --json',
         'cat proposal.json | econsig validate -',
+        'econsig validate planilha.xlsx --sheet Propostas   # one submission per row',
+        'cat planilha.csv | econsig validate - --format csv',
       ),
     )
     .action(async (files, o) => {
-      await dispatch('validate', { files, strict: o.strict === true }, globals());
+      await dispatch('validate', { files, strict: o.strict === true, sheet: o.sheet, format: o.format, lang: o.lang }, globals());
     });
 
   program
@@ -96,10 +101,14 @@ export function buildProgram(
     .option('--strict', 'warnings count as errors')
     .option('--report <file>', 'write a JUnit XML report of the run')
     .option('--lang <locale>', 'wizard language: pt-BR or en (default from LANG)')
+    .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
+    .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
+    .option('--results <file>', 'sheets: write the results here (.csv or .xlsx; default <name>.resultados.<ext>)')
     .addHelpText(
       'after',
       examples(
         'econsig submit --file proposal.json --wait',
+        'econsig submit planilha.xlsx --wait   # one submission per row; planilha.resultados.xlsx',
         'econsig submit submissions/ --concurrency 8 --report junit.xml',
         'econsig submit proposal.json --dry-run',
         'econsig submit                                  # wizard, on a terminal',
@@ -122,6 +131,9 @@ export function buildProgram(
         strict: o.strict === true,
         report: o.report,
         lang: o.lang,
+        sheet: o.sheet,
+        format: o.format,
+        results: o.results,
       };
       await dispatch('submit', input, globals());
     });
@@ -321,6 +333,21 @@ export function buildProgram(
     .addHelpText('after', examples('econsig schema > submission.schema.json'))
     .action(async () => {
       await dispatch('schema', {}, globals());
+    });
+
+  program
+    .command('template')
+    .description('write an empty submissions sheet (xlsx: with a sheet explaining each column)')
+    .addOption(new Option('--format <format>', 'xlsx or csv').choices(['xlsx', 'csv'] as const).default('xlsx' as const))
+    .option('--lang <locale>', 'language of the headers: pt-BR or en (default from LANG)')
+    .option('-o, --output <file>', 'where to write it (default modelo-econsig.<ext>; - for stdout)')
+    .option('--force', 'overwrite the file if it exists')
+    .addHelpText(
+      'after',
+      examples('econsig template                       # modelo-econsig.xlsx', 'econsig template --format csv --lang en -o submissions.csv'),
+    )
+    .action(async (o) => {
+      await dispatch('template', { format: o.format, lang: o.lang, output: o.output, force: o.force === true }, globals());
     });
 
   return program;

@@ -13,6 +13,7 @@ import { createIo, type Io } from './ui/io.js';
 // bundler can see (and split) every one of them.
 const commandModules: Record<CommandName, () => Promise<unknown>> = {
   validate: () => import('./commands/validate.js'),
+  template: () => import('./commands/template.js'),
   submit: () => import('./commands/submit.js'),
   watch: () => import('./commands/watch.js'),
   sandbox: () => import('./commands/sandbox.js'),

@@ -12,11 +12,14 @@ import {
   renderDryRun,
   renderInvalidFiles,
   renderNotice,
+  renderResultsWritten,
   renderRetry,
   renderSubmitResults,
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
+import { isSheetInput } from '../sheets/kind.js';
+import type { SheetResults } from '../flows/sheet-results.js';
 import { submissionFromWizard } from './submit-wizard.js';
 
 const SANDBOX_DOWN_HINT =
@@ -47,11 +50,21 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
 
   let reports: FileReport[];
+  // Sheets (src/sheets): one report per row; their header notices; where results go back.
+  let notices: FileReport[] = [];
+  let sheetResults: SheetResults | undefined;
+  let openResults: (() => Promise<SheetResults>) | undefined;
   const fromWizard = input.files.length === 0 || input.interactive;
   if (fromWizard) {
     const wizard = await submissionFromWizard(input, ctx, options);
     if (!wizard) return ExitCode.ok;
     reports = [wizard];
+  } else if (input.files.some((file) => isSheetInput(file, input.format))) {
+    const sheets = await import('../flows/sheet-inputs.js');
+    const read = await sheets.validateInputs(input.files, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format });
+    reports = read.reports;
+    notices = read.notices;
+    openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);
   } else {
     reports = validateFiles(input.files, options);
   }
@@ -67,7 +80,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   // Nothing to send (every file unreadable or invalid): say so without asking for a token.
   if (!reports.some((r) => r.ok)) {
     const results = reports.map(invalidResult);
-    renderInvalidFiles(io, reports);
+    renderInvalidFiles(io, [...notices, ...reports]);
+    if (openResults) renderResultsWritten(io, await (await openResults()).finish(results));
     renderSubmitResults(io, results, { interrupted: false });
     return submitExitCode(results);
   }
@@ -78,7 +92,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   ctx.defer(() => session.close());
   for (const warning of session.tls?.warnings ?? []) renderNotice(io, `warning: ${warning}`);
   checkTarget(baseUrl);
-  renderInvalidFiles(io, reports);
+  renderInvalidFiles(io, [...notices, ...reports]);
+  if (openResults) sheetResults = await openResults();
   const sendable = reports.filter((r) => r.ok).length;
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
@@ -88,7 +103,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
   const values = settings.values;
-  const progress = await createSubmitProgress(io, sendable);
+  const shown = await createSubmitProgress(io, sendable);
+  const progress = sheetResults ? sheetResults.tee(shown, input.wait) : shown;
   const started = Date.now();
   let results;
   try {
@@ -111,12 +127,17 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   } catch (error) {
     progress.stop();
     // The journal failed after sends: the results are still the truth of the run.
-    if (error instanceof JournalIncompleteError) renderSubmitResults(io, inInputOrder(reports, error.results), { interrupted: ctx.signal.aborted });
+    if (error instanceof JournalIncompleteError) {
+      const all = inInputOrder(reports, error.results);
+      if (sheetResults) renderResultsWritten(io, await sheetResults.finish(all));
+      renderSubmitResults(io, all, { interrupted: ctx.signal.aborted });
+    }
     throw error;
   }
   progress.stop();
 
   const interrupted = ctx.signal.aborted;
+  if (sheetResults) renderResultsWritten(io, await sheetResults.finish(results));
   renderSubmitResults(io, results, { interrupted });
   if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
   // Ctrl-C: what was in flight is journaled; running the same command again sends the rest.

@@ -2,6 +2,7 @@ import type { Context, ValidateInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource } from '../flows/validate-files.js';
+import { sheetFormatOf } from '../sheets/kind.js';
 import { createValidationOutput } from '../ui/validate-output.js';
 
 export async function run(input: ValidateInput, ctx: Context): Promise<number> {
@@ -10,11 +11,23 @@ export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   }
   const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict };
   const sources = expandInputs(input.files, options.cwd);
-  const output = createValidationOutput(ctx.io, { strict: input.strict, total: sources.length });
-  // One file at a time, nothing kept but the output: memory stays flat however many files.
+  const anySheet = sources.some((s) => sheetFormatOf(s.file, input.format) !== undefined);
+  // Only a sheet loads the sheet code (and csv-parse or exceljs with it).
+  const sheets = anySheet ? await import('../flows/sheet-inputs.js') : undefined;
+  const lang = sheets?.sheetLang(input.lang, ctx.env);
+  // A sheet's rows are many: list only the rows with something to say.
+  const output = createValidationOutput(ctx.io, { strict: input.strict, total: anySheet ? Infinity : sources.length, ...(lang ? { lang } : {}) });
+  // One file (or row) at a time, nothing kept but the output: memory stays flat however many.
   // The exit code is that of the first file, in input order, that did not pass.
   let exitCode: number = ExitCode.ok;
   for (const source of sources) {
+    if (sheets && lang && sheetFormatOf(source.file, input.format) !== undefined) {
+      for await (const report of sheets.checkSheetSource(source, { ...options, lang, sheet: input.sheet, format: input.format })) {
+        output.add(report);
+        if (exitCode === ExitCode.ok) exitCode = report.exitCode;
+      }
+      continue;
+    }
     const report = checkSource(source, options);
     output.add(report);
     if (exitCode === ExitCode.ok) exitCode = report.exitCode;

@@ -47,6 +47,7 @@ export interface RunSubmitOptions {
 export function invalidResult(report: FileReport): SubmitResult {
   return {
     file: report.file,
+    ...(report.row !== undefined ? { row: report.row } : {}),
     outcome: 'invalid',
     httpStatus: null,
     idContrato: null,
@@ -77,14 +78,16 @@ export function checkTarget(baseUrl: string): void {
 }
 
 /** --dry-run: the exact request of each valid file, token redacted. */
-export function dryRunRequests(reports: readonly FileReport[], baseUrl: string, token: string | undefined): Array<{ file: string; request: RequestDescription }> {
-  return reports.flatMap((r) => (r.ok && r.value ? [{ file: r.file, request: describeRequest(baseUrl, token || 'none', r.value) }] : []));
+export function dryRunRequests(reports: readonly FileReport[], baseUrl: string, token: string | undefined): Array<{ file: string; row?: number; request: RequestDescription }> {
+  return reports.flatMap((r) =>
+    r.ok && r.value ? [{ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), request: describeRequest(baseUrl, token || 'none', r.value) }] : [],
+  );
 }
 
 export async function runSubmit(reports: readonly FileReport[], options: RunSubmitOptions): Promise<SubmitResult[]> {
   const now = options.now ?? (() => new Date());
   const items: SubmitItem[] = reports.flatMap((r) =>
-    r.ok && r.value ? [{ file: r.file, body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
+    r.ok && r.value ? [{ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
   );
   let sent: SubmitResult[] = [];
   if (items.length > 0) {

@@ -47,6 +47,8 @@ export class JournalIncompleteError extends EconsigError {
 /** One submission ready to go: validated and normalised. */
 export interface SubmitItem {
   file: string;
+  /** A spreadsheet row (src/sheets): its number as the sheet shows it. */
+  row?: number;
   body: Record<string, unknown> & { idProposta: string };
   warnings: Issue[];
 }
@@ -60,6 +62,8 @@ export interface ApprovalResult {
 
 export interface SubmitResult {
   file: string;
+  /** A spreadsheet row: its number as the sheet shows it (header = row 1). */
+  row?: number;
   outcome: Outcome;
   httpStatus: number | null;
   idContrato: string | null;
@@ -114,6 +118,7 @@ export function bodyHash(body: object | string): string {
 function base(item: SubmitItem): Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'> {
   return {
     file: item.file,
+    ...(item.row !== undefined ? { row: item.row } : {}),
     httpStatus: null,
     idContrato: null,
     erros: [],
@@ -339,14 +344,17 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   };
 }
 
+/** A file, or a sheet's row. */
+const where = (item: SubmitItem): string => (item.row === undefined ? item.file : `${item.file} row ${item.row}`);
+
 /** The settlement of a later copy of a proposal already in this batch. */
 function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
   if (bodyHash(item.body) === bodyHash(first.body)) {
-    return { ...settled, file: item.file, warnings: item.warnings, message: `the same submission as ${first.file}, sent once: ${settled.message}` };
+    return { ...settled, file: item.file, row: item.row, warnings: item.warnings, message: `the same submission as ${where(first)}, sent once: ${settled.message}` };
   }
   const partial = base(item);
   partial.idContrato = settled.idContrato;
-  return withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${first.file}, earlier in this batch, with different data`,
+  return withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`,
     'One contract per proposal: keep one of the two files, or send this one later with --force.');
 }
 

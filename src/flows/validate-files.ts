@@ -17,6 +17,12 @@ export interface FileReport {
   exitCode: ExitCode;
   /** The normalised submission, when valid. */
   value?: Submission;
+  /** A spreadsheet row (src/sheets): its number as the sheet shows it (header = row 1). */
+  row?: number;
+  /** A spreadsheet's header row: its problems are the columns' (missing, unknown). */
+  header?: boolean;
+  /** What was skipped, for people (empty rows, a title above the header); never a failure. */
+  notes?: string[];
 }
 
 export interface ValidateFilesOptions {

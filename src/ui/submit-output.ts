@@ -4,6 +4,7 @@ import type { FileReport } from '../flows/validate-files.js';
 import { isSuccess } from '../domain/outcome.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
+import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
 
 
@@ -14,8 +15,8 @@ function icon(t: Theme, result: SubmitResult): string {
 }
 
 function resultLines(t: Theme, result: SubmitResult): string[] {
-  const lines = [`${icon(t, result)} ${t.strong(printable(result.file))}  ${t.info(result.outcome)}  ${printable(result.message)}`];
-  for (const e of result.errors) lines.push(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
+  const lines = [`${icon(t, result)} ${t.strong(printable(entryLabel(result)))}  ${t.info(result.outcome)}  ${printable(result.message)}`];
+  for (const e of result.errors) lines.push(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
   // erros come from the service: escaped before they reach the terminal.
   for (const e of result.erros) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg)}`);
   if (result.hint) lines.push(`    ${t.info('hint:')} ${result.hint}`);
@@ -40,6 +41,12 @@ export function renderRetry(io: Io, info: RetryInfo): void {
   renderNotice(io, `${info.error.message.replace(/\.$/, '')}; retrying in ${wait} (attempt ${info.attempt + 1} of ${info.maxAttempts})`);
 }
 
+/** Where the results sheets were written (src/sheets/results.ts). */
+export function renderResultsWritten(io: Io, paths: readonly string[]): void {
+  const t = createTheme(io);
+  for (const path of paths) io.stderr.write(`${t.muted('→')} results written to ${t.strong(path)}\n`);
+}
+
 export function renderNotice(io: Io, text: string): void {
   io.stderr.write(`${createTheme(io).warning('warning:')} ${text}\n`);
 }
@@ -50,10 +57,12 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
   const t = createTheme(io);
   const lines: string[] = [];
   for (const report of reports) {
-    if (report.ok && report.warnings.length === 0) continue;
-    lines.push(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(report.file)}${report.ok ? '' : `  ${t.info('invalid')}  not sent`}`);
-    for (const e of report.errors) lines.push(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
-    for (const w of report.warnings) lines.push(`    ${t.warning('warning')} ${t.path(w.path)}: ${w.message}`);
+    if (report.ok && report.warnings.length === 0 && !report.notes?.length) continue;
+    const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
+    lines.push(`${mark} ${t.strong(entryLabel(report))}${report.ok ? '' : `  ${t.info('invalid')}  not sent`}`);
+    for (const e of report.errors) lines.push(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
+    for (const w of report.warnings) lines.push(`    ${t.warning('warning')} ${t.path(issueWhere(w))}: ${w.message}`);
+    for (const note of report.notes ?? []) lines.push(`    ${t.muted('note   ')} ${note}`);
   }
   if (lines.length) io.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -74,7 +83,7 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
   if (!io.canAnimate) {
     return {
       onAnswer: (r) => print(resultLines(t, r)),
-      onWaiting: (r) => print([`${t.muted('…')} ${r.file}  waiting for the result of contract ${r.idContrato}`]),
+      onWaiting: (r) => print([`${t.muted('…')} ${entryLabel(r)}  waiting for the result of contract ${r.idContrato}`]),
       onResult: (r) => print(resultLines(t, r)),
       stop: () => undefined,
     };
@@ -117,6 +126,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
       ...(extra.interrupted ? { interrupted: true } : {}),
       results: results.map((r) => ({
         file: r.file,
+        ...(r.row !== undefined ? { row: r.row } : {}),
         outcome: r.outcome,
         httpStatus: r.httpStatus,
         idContrato: r.idContrato,
@@ -125,8 +135,8 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
         idProposta: r.idProposta,
         message: r.message,
         ...(r.hint ? { hint: r.hint } : {}),
-        errors: r.errors,
-        warnings: r.warnings,
+        errors: r.row !== undefined ? r.errors.map(sheetIssueJson) : r.errors,
+        warnings: r.row !== undefined ? r.warnings.map(sheetIssueJson) : r.warnings,
       })),
     };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
@@ -143,22 +153,23 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
 }
 
 /** --dry-run: the exact requests, token redacted. */
-export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; request: RequestDescription }>, reports: readonly FileReport[]): void {
+export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row?: number; request: RequestDescription }>, reports: readonly FileReport[]): void {
   if (io.json) {
     io.stdout.write(
       `${JSON.stringify({
         ok: reports.every((r) => r.ok),
         dryRun: true,
-        requests: requests.map((r) => ({ file: r.file, ...r.request })),
-        files: reports.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })),
+        requests: requests.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ...r.request })),
+        files: reports.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ok: r.ok, errors: r.errors, warnings: r.warnings })),
       })}\n`,
     );
     return;
   }
   const t = createTheme(io);
-  for (const { file, request } of requests) {
+  for (const item of requests) {
+    const request = item.request;
     const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
-    io.stdout.write(`# ${file}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
+    io.stdout.write(`# ${entryLabel(item)}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
   }
   io.stderr.write(`${t.muted(`dry run: ${requests.length} request${requests.length === 1 ? '' : 's'} shown, nothing sent`)}\n`);
 }

@@ -1,6 +1,7 @@
 import type { Issue } from '../domain/issue.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { Io } from './io.js';
+import { type LabelLang, entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme } from './theme.js';
 
 /** Files listed one by one up to this count; past it, only files with problems. */
@@ -26,7 +27,7 @@ export interface ValidationOutput {
  * Nothing is kept per report: the --json text waits in Buffers, off the V8 heap, so
  * memory stays flat however many files a run checks.
  */
-export function createValidationOutput(io: Io, options: { strict: boolean; total: number }): ValidationOutput {
+export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
   return io.json ? jsonOutput(io) : textOutput(io, options);
 }
 
@@ -37,8 +38,9 @@ function jsonOutput(io: Io): ValidationOutput {
   return {
     add(r) {
       ok &&= r.ok;
+      if (isQuietHeader(r)) return;
       if (count++ > 0) bytes.append(',');
-      bytes.append(reportJson(r));
+      bytes.append(r.row === undefined ? reportJson(r) : rowReportJson(r));
     },
     finish() {
       bytes.append(']}\n');
@@ -110,6 +112,24 @@ function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warnings'>):
   return `{"file":${jsonString(r.file)},"ok":${r.ok},"errors":${issuesJson(r.errors)},"warnings":${issuesJson(r.warnings)}}`;
 }
 
+/** A spreadsheet row: `row`, and `column` in each issue (cli-contract.md, "Spreadsheets"). */
+function rowReportJson(r: FileReport): string {
+  return JSON.stringify({
+    file: r.file,
+    row: r.row,
+    ...(r.header ? { header: true } : {}),
+    ok: r.ok,
+    errors: r.errors.map(sheetIssueJson),
+    warnings: r.warnings.map(sheetIssueJson),
+    ...(r.notes?.length ? { notes: r.notes } : {}),
+  });
+}
+
+/** A sheet's header row with nothing to say is not an entry of the output. */
+function isQuietHeader(r: FileReport): boolean {
+  return r.header === true && r.errors.length === 0 && r.warnings.length === 0 && !r.notes?.length;
+}
+
 function issuesJson(issues: readonly Issue[]): string {
   if (issues.length === 0) return '[]';
   let json = '[';
@@ -157,11 +177,12 @@ export function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
-function textOutput(io: Io, options: { strict: boolean; total: number }): ValidationOutput {
+function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
   const t = createTheme(io);
   const listClean = options.total <= LIST_CLEAN_FILES_UP_TO;
   const bytes = new ByteChunks();
   let files = 0;
+  let rows = 0;
   let valid = 0;
   let errors = 0;
   let warnings = 0;
@@ -169,9 +190,30 @@ function textOutput(io: Io, options: { strict: boolean; total: number }): Valida
     bytes.append(`${text}\n`);
     if (bytes.hasFull) for (const chunk of bytes.takeFull()) io.stderr.write(chunk);
   };
+  const issues = (report: FileReport): void => {
+    for (const e of report.errors) line(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
+    for (const w of report.warnings) {
+      const label = options.strict ? t.error('warning') : t.warning('warning');
+      line(`    ${label} ${t.path(issueWhere(w))}: ${w.message}`);
+    }
+    for (const note of report.notes ?? []) line(`    ${t.muted('note   ')} ${note}`);
+  };
+  /** A sheet's header row: its column problems count as the file's (a missing column fails the file). */
+  const sheetHeader = (report: FileReport): void => {
+    errors += report.errors.length;
+    warnings += report.warnings.length;
+    if (!report.ok) files += 1;
+    line(`${report.ok ? t.muted('•') : t.error('✗')} ${t.strong(entryLabel(report, options.lang))}`);
+    issues(report);
+  };
   return {
     add(report) {
+      if (report.header) {
+        if (!isQuietHeader(report)) sheetHeader(report);
+        return;
+      }
       files += 1;
+      if (report.row !== undefined) rows += 1;
       if (report.ok) valid += 1;
       errors += report.errors.length;
       warnings += report.warnings.length;
@@ -179,15 +221,11 @@ function textOutput(io: Io, options: { strict: boolean; total: number }): Valida
         if (listClean) line(`${t.success('✓')} ${report.file}`);
         return;
       }
-      line(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(report.file)}`);
-      for (const e of report.errors) line(`    ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
-      for (const w of report.warnings) {
-        const label = options.strict ? t.error('warning') : t.warning('warning');
-        line(`    ${label} ${t.path(w.path)}: ${w.message}`);
-      }
+      line(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(entryLabel(report, options.lang))}`);
+      issues(report);
     },
     finish() {
-      const counted = `${files} file${files === 1 ? '' : 's'}`;
+      const counted = rows === files && rows > 0 ? `${rows} row${rows === 1 ? '' : 's'}` : `${files} file${files === 1 ? '' : 's'}`;
       const summary = `${counted}: ${valid} valid, ${files - valid} invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${options.strict && warnings ? ', counted as errors with --strict' : ''})`;
       line(valid === files ? t.success(summary) : t.error(summary));
       for (const chunk of bytes.end()) io.stderr.write(chunk);

@@ -1,0 +1,78 @@
+/**
+ * The hook between the input reading of `validate` and `submit` and the sheet code: a
+ * `.csv`, `.xlsx` (or `-` with `--format`) becomes one report per row. Loaded only when an
+ * input is a sheet, so JSON-only runs start as before.
+ */
+import { ExitCode } from '../errors.js';
+import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
+import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
+import { sheetMessages } from '../sheets/messages.js';
+import { type Source, type StdinReader, expandInputs } from './inputs.js';
+import { type FileReport, checkSource } from './validate-files.js';
+
+export { sheetLang } from '../sheets/messages.js';
+export type { SheetReport } from '../sheets/check-sheet.js';
+
+export interface SheetInputOptions extends Omit<SheetOptions, 'stdin'> {
+  stdin: StdinReader | NodeJS.ReadableStream;
+  format?: SheetFormat | undefined;
+}
+
+/** Every report of one sheet source, in order (a header entry, then one per data row). */
+export async function* checkSheetSource(source: Source, options: SheetInputOptions): AsyncGenerator<FileReport | SheetReport> {
+  const format = sheetFormatOf(source.file, options.format);
+  if (format === undefined) return;
+  if (typeof format === 'object') {
+    const message = sheetMessages[options.lang].oldFormat(format.unsupported);
+    yield { file: source.file, ok: false, errors: [{ path: '(file)', message }], warnings: [], exitCode: ExitCode.usage };
+    return;
+  }
+  yield* checkSheet(source, format, { ...options, stdin: options.stdin as SheetOptions['stdin'] });
+}
+
+/** A sheet given to submit: where its rows' results go back. */
+export interface SheetInput {
+  file: string;
+  absolute: string | null;
+  format: SheetFormat;
+  /** The header as the sheet shows it, by column. */
+  header: string[];
+  /** The row number of the header. */
+  headerRow: number;
+}
+
+/**
+ * submit's reading of its inputs: JSON files as before, each sheet as one report per data
+ * row (cells kept for the results sheet). The header entries are not submissions: a
+ * header with problems becomes a failed report of the file.
+ */
+export async function validateInputs(
+  paths: readonly string[],
+  options: SheetInputOptions & { cwd: string },
+): Promise<{ reports: FileReport[]; notices: FileReport[]; sheets: SheetInput[] }> {
+  const reports: FileReport[] = [];
+  const notices: FileReport[] = [];
+  const sheets: SheetInput[] = [];
+  for (const source of expandInputs(paths, options.cwd)) {
+    const format = sheetFormatOf(source.file, options.format);
+    if (format === undefined) {
+      reports.push(checkSource(source, { ...options, stdin: options.stdin as StdinReader }));
+      continue;
+    }
+    for await (const report of checkSheetSource(source, { ...options, keepCells: true, keepValues: true })) {
+      const row = report as SheetReport;
+      if (row.header) {
+        if (typeof format === 'string' && row.cells && !sheets.some((s) => s.file === source.file)) {
+          sheets.push({ file: source.file, absolute: source.absolute, format, header: row.cells, headerRow: row.row });
+        }
+        // A sound header is no submission; its warnings and notes are still shown.
+        if (row.ok) {
+          if (row.warnings.length > 0 || row.notes?.length) notices.push(row);
+          continue;
+        }
+      }
+      reports.push(report);
+    }
+  }
+  return { reports, notices, sheets };
+}

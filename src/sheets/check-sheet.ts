@@ -1,0 +1,428 @@
+/**
+ * A spreadsheet as a batch of submissions: the header names the columns, each row after it
+ * is one submission, checked by the same normalisation and rules as a JSON file
+ * (validateSubmission). Every report names the row as the spreadsheet shows it (the header
+ * is row 1) and each problem its column header. Rows are checked as they are read, so
+ * `validate` of a large sheet holds one row at a time.
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { ExitCode } from '../errors.js';
+import type { Issue } from '../domain/issue.js';
+import { validateSubmission } from '../domain/validate.js';
+import type { Submission } from '../domain/submission.js';
+import { suggest } from '../suggest.js';
+import type { FileReport } from '../flows/validate-files.js';
+import type { Source } from '../flows/inputs.js';
+import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, type SheetLang, columnLabel, columnOfHeader, knownHeaders } from './columns.js';
+import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
+import type { SheetFormat } from './kind.js';
+import { type SheetMessages, rowRanges, sheetMessages } from './messages.js';
+
+/** A problem of a sheet: the dotted path of the field and the column header it came from. */
+export interface SheetIssue extends Issue {
+  column: string | null;
+}
+
+export interface SheetReport extends FileReport {
+  /** The row as the spreadsheet shows it (header = 1). */
+  row: number;
+  errors: SheetIssue[];
+  warnings: SheetIssue[];
+  /** The header row's report: column problems and notes about skipped rows. */
+  header?: boolean;
+  /** What was skipped, for people (not problems: they do not fail a row, even with --strict). */
+  notes?: string[];
+  /** The row's cells as text, by column (kept for the results sheet). */
+  cells?: string[];
+}
+
+export interface SheetOptions {
+  now: Date;
+  strict: boolean;
+  keepValues?: boolean;
+  /** Keep each row's cells (submit writes them back into the results sheet). */
+  keepCells?: boolean;
+  lang: SheetLang;
+  /** The worksheet of an xlsx (default: the first). */
+  sheet?: string | undefined;
+  stdin: { isTTY?: boolean } & AsyncIterable<Buffer | string>;
+}
+
+/** The header row is looked for in the first rows: a title merged above it is common. */
+const HEADER_SEARCH_ROWS = 10;
+const HEADER_PATH = '(header)';
+const FILE_PATH = '(file)';
+
+interface Mapping {
+  /** By cell index: the column it fills, or undefined (unknown, duplicate or blank header). */
+  columns: Array<SheetColumn | undefined>;
+  /** By cell index: the header as the sheet shows it. */
+  shown: string[];
+  /** By field path: the header as shown. */
+  headerOf: Map<string, string>;
+  errors: SheetIssue[];
+  warnings: SheetIssue[];
+}
+
+/** Read the header: every column named, unknown ones warned with a near miss, missing required ones named. */
+export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: SheetLang): Mapping {
+  const mapping: Mapping = { columns: [], shown: [], headerOf: new Map(), errors: [], warnings: [] };
+  const known = knownHeaders(lang);
+  cells.forEach((cell, index) => {
+    const shown = plainText(cell).trim();
+    mapping.shown[index] = shown;
+    if (shown === '') return;
+    const column = columnOfHeader(shown);
+    if (column === undefined) {
+      mapping.warnings.push({ path: HEADER_PATH, column: shown, message: m.unknownColumn(shown, suggest(shown, known)) });
+      return;
+    }
+    const first = mapping.headerOf.get(column.path);
+    if (first !== undefined) {
+      mapping.warnings.push({ path: column.path, column: shown, message: m.duplicateColumn(shown, first) });
+      return;
+    }
+    mapping.columns[index] = column;
+    mapping.headerOf.set(column.path, shown);
+  });
+  // Not one known column: the wrong sheet (or no header), not seventeen missing columns.
+  if (mapping.headerOf.size === 0) {
+    mapping.warnings = [];
+    mapping.errors.push({ path: HEADER_PATH, column: null, message: m.noKnownColumn });
+    return mapping;
+  }
+  const has = (path: string): boolean => mapping.headerOf.has(path);
+  for (const column of SHEET_COLUMNS) {
+    if (column.required && !has(column.path)) {
+      const label = columnLabel(column, lang);
+      mapping.errors.push({ path: column.path, column: label, message: m.missingColumn(label, column.path) });
+    }
+  }
+  if (!has('contaBancaria.chavePix')) {
+    const missing = BANK_COLUMNS.filter((path) => !has(path));
+    const label = (path: string): string => columnLabel(SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn, lang);
+    if (missing.length === BANK_COLUMNS.length) {
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: m.missingPayout });
+    } else if (missing.length > 0) {
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: m.missingBankColumns(missing.map((p) => JSON.stringify(label(p))).join(', ')) });
+    }
+  }
+  return mapping;
+}
+
+/** The text of a cell whatever exceljs made of it (rich text, hyperlink, formula result). */
+function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return isoDate(value);
+  if (typeof value === 'object') {
+    const v = value as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown; error?: string };
+    if (Array.isArray(v.richText)) return v.richText.map((part) => part.text).join('');
+    if ('result' in v) return plainText(v.result);
+    if (typeof v.text === 'string') return v.text;
+    if (typeof v.error === 'string') return v.error;
+  }
+  return String(value);
+}
+
+/** A date cell as YYYY-MM-DD: exceljs gives the day at midnight UTC (rounded: serials are floats). */
+function isoDate(date: Date): string {
+  const rounded = new Date(Math.round(date.getTime() / 60_000) * 60_000);
+  return rounded.toISOString().slice(0, 10);
+}
+
+interface CellText {
+  text: string;
+  warning?: string;
+  error?: string;
+  /** The cell held a number (a lost leading zero is possible). */
+  wasNumber?: boolean;
+}
+
+/** A cell as the text the submission field takes; a number in a fixed-length field gets its zeros back. */
+export function cellText(value: unknown, column: SheetColumn, m: SheetMessages): CellText {
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= 0) {
+      const digits = String(value);
+      if (column.digits !== undefined && digits.length < column.digits) {
+        const text = digits.padStart(column.digits, '0');
+        return { text, warning: m.numberAsText(digits, text, column.digits), wasNumber: true };
+      }
+      return { text: digits, wasNumber: true };
+    }
+    return { text: String(value), wasNumber: true };
+  }
+  if (value instanceof Date) {
+    const text = isoDate(value);
+    return column.path === 'pessoa.documento.dataDeEmissao' ? { text } : { text, warning: m.dateCell(text) };
+  }
+  if (value !== null && typeof value === 'object') {
+    const v = value as { formula?: unknown; sharedFormula?: unknown; result?: unknown; error?: unknown };
+    if ('formula' in v || 'sharedFormula' in v) {
+      if (v.result === undefined) return { text: '', error: m.formulaNoValue };
+      if (typeof v.result === 'object' && v.result !== null && 'error' in v.result) return { text: '', error: m.cellError(String((v.result as { error: unknown }).error)) };
+      return cellText(v.result, column, m);
+    }
+    if (typeof v.error === 'string') return { text: '', error: m.cellError(v.error) };
+  }
+  return { text: plainText(value) };
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: string): void {
+  const keys = path.split('.');
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const key = keys[i] as string;
+    node = (node[key] ??= {}) as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] as string] = value;
+}
+
+function ensureParents(target: Record<string, unknown>, path: string): void {
+  const keys = path.split('.');
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i++) node = (node[keys[i] as string] ??= {}) as Record<string, unknown>;
+}
+
+const CNH_DIGITS = 11;
+
+/** One data row: its document, and the problems of its cells. */
+export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells'>): Omit<SheetReport, 'file'> {
+  // The objects of every column's field exist, even when the row leaves them empty: the
+  // rules then name the fields ("needs a Pix key or complete bank data"), not the object.
+  const document: Record<string, unknown> = {};
+  for (const column of mapping.columns) if (column !== undefined) ensureParents(document, column.path);
+  const cellErrors: SheetIssue[] = [];
+  const cellWarnings: SheetIssue[] = [];
+  const texts = new Map<string, CellText>();
+  const cells: string[] = [];
+  mapping.columns.forEach((column, index) => {
+    if (column === undefined) {
+      if (options.keepCells) cells[index] = plainText(raw.cells[index]);
+      return;
+    }
+    const converted = cellText(raw.cells[index], column, m);
+    if (options.keepCells) cells[index] = converted.text;
+    texts.set(column.path, converted);
+  });
+  // A CNH number is 11 digits too; only the row says whether the document is a CNH.
+  const numero = texts.get('pessoa.documento.numero');
+  const tipo = texts.get('pessoa.documento.tipoDocumento')?.text.trim().toUpperCase();
+  if (numero?.wasNumber && tipo === 'CNH' && /^\d+$/.test(numero.text) && numero.text.length < CNH_DIGITS) {
+    const text = numero.text.padStart(CNH_DIGITS, '0');
+    texts.set('pessoa.documento.numero', { text, warning: m.numberAsText(numero.text, text, CNH_DIGITS) });
+  }
+  for (const [path, converted] of texts) {
+    const column = mapping.headerOf.get(path) ?? null;
+    if (converted.error) cellErrors.push({ path, column, message: converted.error });
+    if (converted.warning) cellWarnings.push({ path, column, message: converted.warning });
+    if (converted.text.trim() !== '') setPath(document, path, converted.text);
+  }
+
+  const result = validateSubmission(document, { now: options.now });
+  const columnOf = (path: string): string | null => columnsOfPath(mapping, path);
+  const errors: SheetIssue[] = [...cellErrors];
+  for (const issue of result.errors) {
+    // A cell error already explains its field; the "is required" that follows is noise.
+    if (cellErrors.some((e) => e.path === issue.path)) continue;
+    errors.push({ path: issue.path, column: columnOf(issue.path), message: issue.message + lostZerosHint(issue.path, texts, m) });
+  }
+  const warnings: SheetIssue[] = [...cellWarnings, ...result.warnings.map((w) => ({ path: w.path, column: columnOf(w.path), message: w.message }))];
+  const ok = errors.length === 0 && !(options.strict && warnings.length > 0);
+  const report: Omit<SheetReport, 'file'> = { row: raw.row, ok, errors, warnings, exitCode: ok ? ExitCode.ok : ExitCode.invalid };
+  if (ok && result.value && options.keepValues) report.value = result.value as Submission;
+  if (options.keepCells) report.cells = cells;
+  return report;
+}
+
+/**
+ * The column of a path: its own header, or for an object (`contaBancaria`) the headers of
+ * its fields in the sheet, so that a rule across fields still points at cells.
+ */
+function columnsOfPath(mapping: Mapping, path: string): string | null {
+  const own = mapping.headerOf.get(path);
+  if (own !== undefined) return own;
+  const inside = [...mapping.headerOf].filter(([field]) => field.startsWith(`${path}.`)).map(([, header]) => header);
+  return inside.length > 0 ? inside.join(', ') : null;
+}
+
+/** A fixed-length field written as text that is short of digits: what it would be with its zeros. */
+function lostZerosHint(path: string, texts: Map<string, CellText>, m: SheetMessages): string {
+  const column = SHEET_COLUMNS.find((c) => c.path === path);
+  const text = texts.get(path)?.text.trim();
+  if (column?.digits === undefined || text === undefined || !/^\d+$/.test(text) || text.length >= column.digits) return '';
+  return ` (${m.lostZerosHint(text.padStart(column.digits, '0'))})`;
+}
+
+function isEmptyRow(cells: readonly unknown[]): boolean {
+  for (const cell of cells) if (plainText(cell).trim() !== '') return false;
+  return true;
+}
+
+/** Byte chunks of a source: the file, or standard input. */
+function chunksOf(source: Source, options: SheetOptions): AsyncIterable<Buffer | string> {
+  return source.absolute === null ? options.stdin : createReadStream(source.absolute, { highWaterMark: 64 * 1024 });
+}
+
+async function rowsOf(source: Source, format: SheetFormat, options: SheetOptions): Promise<AsyncGenerator<RawRow>> {
+  if (format === 'csv') return readCsvRows(chunksOf(source, options));
+  const { readXlsxRows } = await import('./xlsx-reader.js');
+  const input = source.absolute ?? (options.stdin as unknown as Readable);
+  return readXlsxRows(input, options.sheet);
+}
+
+function describeReadError(error: unknown, source: Source, m: SheetMessages): { message: string; exitCode: ExitCode } {
+  if (error instanceof SheetReadError) {
+    const p = error.problem;
+    switch (p.kind) {
+      case 'not-utf8':
+        return { message: m.notUtf8(error.row ?? 1), exitCode: ExitCode.invalid };
+      case 'bad-csv':
+        return { message: m.badCsv(p.line, p.reason), exitCode: ExitCode.invalid };
+      case 'bad-xlsx':
+        return { message: m.badXlsx(p.reason), exitCode: ExitCode.invalid };
+      case 'no-sheet':
+        return { message: m.noSheet(p.name, p.names.map((n) => JSON.stringify(n)).join(', ')), exitCode: ExitCode.usage };
+    }
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${code ?? String(error)})`;
+  return { message: `${source.file} ${reason}`, exitCode: ExitCode.usage };
+}
+
+/**
+ * Every row of a sheet as a report, in order: first the header row's report (`header:
+ * true`; its problems are the columns'), then one per data row. A sheet whose header lacks
+ * a required column stops at the header: every row would repeat the same error.
+ */
+export async function* checkSheet(source: Source, format: SheetFormat, options: SheetOptions): AsyncGenerator<SheetReport | FileReport> {
+  const m = sheetMessages[options.lang];
+  const fail = (exitCode: ExitCode, message: string): FileReport => ({ file: source.file, ok: false, errors: [{ path: FILE_PATH, message }], warnings: [], exitCode });
+  if (source.problem) {
+    yield fail(ExitCode.usage, source.problem);
+    return;
+  }
+  if (source.absolute === null && options.stdin.isTTY) {
+    yield fail(ExitCode.usage, m.stdinTty);
+    return;
+  }
+  let rows: AsyncGenerator<RawRow>;
+  try {
+    rows = await rowsOf(source, format, options);
+  } catch (error) {
+    const { message, exitCode } = describeReadError(error, source, m);
+    yield fail(exitCode, message);
+    return;
+  }
+
+  let mapping: Mapping | undefined;
+  /** Rows read while looking for the header. */
+  const before: RawRow[] = [];
+  let header: SheetReport | undefined;
+  let headerSent = false;
+  let pendingEmpty: number[] = [];
+  let dataRows = 0;
+  let lastRow = 0;
+
+  /** Choose the header among the rows read so far: the first with two known columns, else the first filled one. */
+  const takeHeader = (): { report: SheetReport; rest: RawRow[] } => {
+    const filled = before.filter((r) => !isEmptyRow(r.cells));
+    const chosen = filled.find(looksLikeHeader) ?? (filled[0] as RawRow);
+    mapping = mapHeader(chosen.cells, m, options.lang);
+    const notes: string[] = [];
+    const above = filled.filter((r) => r.row < chosen.row).map((r) => r.row);
+    if (above.length > 0) notes.push(m.titleRows(rowRanges(above), chosen.row));
+    const ok = mapping.errors.length === 0;
+    const report: SheetReport = {
+      file: source.file, row: chosen.row, header: true, ok, errors: mapping.errors, warnings: mapping.warnings,
+      exitCode: ok ? ExitCode.ok : ExitCode.invalid, notes, ...(options.keepCells ? { cells: mapping.shown } : {}),
+    };
+    lastRow = chosen.row;
+    return { report, rest: before.filter((r) => r.row > chosen.row) };
+  };
+
+  const take = (raw: RawRow): SheetReport | undefined => {
+    // Rows Excel did not store between two rows are empty rows too.
+    for (let gap = lastRow + 1; gap < raw.row; gap++) pendingEmpty.push(gap);
+    lastRow = raw.row;
+    if (isEmptyRow(raw.cells)) {
+      pendingEmpty.push(raw.row);
+      return undefined;
+    }
+    dataRows += 1;
+    const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, m, options) };
+    // Said on the row after them: the blank rows at the end of a sheet are no news.
+    if (pendingEmpty.length > 0) report.notes = [m.emptyRows(rowRanges(pendingEmpty))];
+    pendingEmpty = [];
+    return report;
+  };
+
+  try {
+    for await (const raw of rows) {
+      let ready: RawRow[] = [raw];
+      if (header === undefined) {
+        before.push(raw);
+        const filled = before.filter((r) => !isEmptyRow(r.cells)).length;
+        if (!looksLikeHeader(raw) && filled < HEADER_SEARCH_ROWS) continue;
+        const taken = takeHeader();
+        header = taken.report;
+        ready = taken.rest;
+        // A header without a required column stops here: every row would repeat its error.
+        if (!taken.report.ok) break;
+      }
+      for (const row of ready) {
+        const report = take(row);
+        if (report === undefined) continue;
+        if (!headerSent) {
+          headerSent = true;
+          yield header as SheetReport;
+        }
+        yield report;
+      }
+    }
+    if (header === undefined && before.some((r) => !isEmptyRow(r.cells))) {
+      const taken = takeHeader();
+      header = taken.report;
+      for (const row of taken.rest) {
+        const report = take(row);
+        if (report === undefined) continue;
+        if (!headerSent) {
+          headerSent = true;
+          yield header as SheetReport;
+        }
+        yield report;
+      }
+    }
+  } catch (error) {
+    const { message, exitCode } = describeReadError(error, source, m);
+    if (header === undefined) {
+      yield fail(exitCode, message);
+      return;
+    }
+    if (!headerSent) yield header;
+    const row = error instanceof SheetReadError && error.row !== undefined ? error.row : lastRow + 1;
+    yield { file: source.file, row, ok: false, errors: [{ path: FILE_PATH, column: null, message }], warnings: [], exitCode };
+    return;
+  }
+  if (header === undefined) {
+    yield { file: source.file, row: 1, header: true, ok: false, errors: [{ path: FILE_PATH, column: null, message: m.noHeader }], warnings: [], exitCode: ExitCode.invalid };
+    return;
+  }
+  if (headerSent) return;
+  // No data row (or a header with errors): the header's report is the sheet's.
+  const final: SheetReport = header;
+  if (final.ok && dataRows === 0) {
+    final.ok = false;
+    final.exitCode = ExitCode.invalid;
+    final.errors = [...final.errors, { path: FILE_PATH, column: null, message: m.noRows }];
+  }
+  yield final;
+}
+
+function looksLikeHeader(raw: RawRow): boolean {
+  let known = 0;
+  for (const cell of raw.cells) if (columnOfHeader(plainText(cell)) !== undefined && ++known >= 2) return true;
+  return false;
+}

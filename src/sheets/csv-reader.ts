@@ -1,0 +1,148 @@
+/**
+ * CSV as Excel in Brazil writes it: `;` (the Brazilian Excel default, since `,` is the
+ * decimal mark), `,` or tab; UTF-8 with or without a byte order mark, or Windows-1252
+ * ("CSV (separado por vírgulas)" in a Portuguese Excel); CRLF; quoted fields with
+ * separators, quotes and line breaks inside. Streamed: one record at a time, so memory does
+ * not grow with the file. csv-parse does the quoting rules; this file only detects the
+ * encoding and the separator, from the first 64 KiB.
+ */
+import { Readable, pipeline } from 'node:stream';
+import { TextDecoder } from 'node:util';
+
+export interface RawRow {
+  /** The row as the spreadsheet shows it: the header is row 1. */
+  row: number;
+  cells: unknown[];
+}
+
+export type SheetProblem =
+  | { kind: 'not-utf8' }
+  | { kind: 'bad-csv'; line: number; reason: string }
+  | { kind: 'bad-xlsx'; reason: string }
+  | { kind: 'no-sheet'; name: string; names: string[] };
+
+/** A file that cannot be read as a sheet; `row` when the trouble starts at a known row. */
+export class SheetReadError extends Error {
+  constructor(
+    readonly problem: SheetProblem,
+    readonly row?: number,
+  ) {
+    super(problem.kind);
+    this.name = 'SheetReadError';
+  }
+}
+
+const SAMPLE_BYTES = 64 * 1024;
+
+export type CsvEncoding = 'utf-8' | 'windows-1252';
+
+/**
+ * UTF-8 when the sample decodes as UTF-8 (a strict decode; `stream` so that a character cut
+ * at the end of the sample does not count), else Windows-1252: the two encodings Excel
+ * writes CSV in. Every byte sequence is valid Windows-1252, so it is the fallback.
+ */
+export function detectEncoding(sample: Uint8Array): CsvEncoding {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** The separator of the header line: the most frequent of `;`, `,` and tab outside quotes (`;` on a tie). */
+export function detectDelimiter(text: string): string {
+  const counts: Record<string, number> = { ';': 0, ',': 0, '\t': 0 };
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && char in counts) counts[char] = (counts[char] as number) + 1;
+  }
+  let best = ';';
+  for (const candidate of ['\t', ',', ';']) if ((counts[candidate] as number) > (counts[best] as number)) best = candidate;
+  return best;
+}
+
+/**
+ * Decode the byte chunks into text: the encoding chosen from the first 64 KiB, a UTF-8
+ * byte order mark dropped. A file whose start is UTF-8 and a later part is not fails there.
+ */
+async function* decode(chunks: AsyncIterable<Buffer | string>, onEncoding: (encoding: CsvEncoding) => void, rowNow: () => number): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let decoder: TextDecoder | undefined;
+  const start = (): string => {
+    const sample = Buffer.concat(pending);
+    pending = [];
+    const bom = sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf;
+    const encoding = bom ? 'utf-8' : detectEncoding(sample);
+    onEncoding(encoding);
+    decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8', ignoreBOM: false });
+    return decoder.decode(sample, { stream: true });
+  };
+  const step = (chunk: Buffer): string => {
+    try {
+      return (decoder as TextDecoder).decode(chunk, { stream: true });
+    } catch {
+      throw new SheetReadError({ kind: 'not-utf8' }, rowNow());
+    }
+  };
+  for await (const raw of chunks) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    if (decoder === undefined) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= SAMPLE_BYTES) yield start();
+      continue;
+    }
+    const text = step(chunk);
+    if (text) yield text;
+  }
+  if (decoder === undefined) {
+    const text = start();
+    if (text) yield text;
+  }
+  try {
+    const rest = (decoder as TextDecoder).decode();
+    if (rest) yield rest;
+  } catch {
+    throw new SheetReadError({ kind: 'not-utf8' }, rowNow());
+  }
+}
+
+/**
+ * The records of a CSV, each with its row number (the first record is row 1). Records are
+ * given as they are, empty ones included: the caller decides what an empty row means.
+ */
+export async function* readCsvRows(chunks: AsyncIterable<Buffer | string>, onEncoding: (encoding: CsvEncoding, delimiter: string) => void = () => undefined): AsyncGenerator<RawRow> {
+  const { parse } = await import('csv-parse');
+  let row = 0;
+  let encoding: CsvEncoding = 'utf-8';
+  const text = decode(chunks, (found) => (encoding = found), () => row + 1);
+  // The separator comes from the first decoded text (64 KiB, or the whole file when smaller).
+  const first = await text.next();
+  if (first.done) return;
+  const delimiter = detectDelimiter(first.value);
+  onEncoding(encoding, delimiter);
+  async function* all(): AsyncGenerator<string> {
+    yield first.value as string;
+    yield* text;
+  }
+  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: false, bom: true, relax_quotes: true });
+  // pipeline, not pipe: a decoding error must end the parser (and this loop) with it.
+  pipeline(Readable.from(all(), { objectMode: true }), parser, () => undefined);
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      row += 1;
+      yield { row, cells: record };
+    }
+  } catch (error) {
+    if (error instanceof SheetReadError) throw error;
+    const cause = error as Error & { lines?: number; code?: string };
+    throw new SheetReadError({ kind: 'bad-csv', line: cause.lines ?? row + 1, reason: cause.message }, row + 1);
+  } finally {
+    parser.destroy();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The results sheet of `submit <sheet>`: the original columns of every input row, then
+ * idContrato, outcome, httpStatus, erros, result; one row per input row, in input order.
+ *
+ * Written as the batch goes, so a crash leaves the rows done so far: each row is appended
+ * to a CSV as soon as it and every row before it have their final result (a row waiting
+ * for an earlier one waits a little; order is the promise). For an .xlsx target that CSV
+ * is a partial file beside it (`<name>.parcial.csv`); at the end the .xlsx is written in
+ * one go (header bold and frozen, outcomes coloured, widths set) and the partial removed.
+ * An .xlsx cannot be appended to safely: its zip is only valid once closed.
+ */
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { EconsigError, ExitCode } from '../errors.js';
+import type { SubmitResult } from '../flows/submit-batch.js';
+import type { FileReport } from '../flows/validate-files.js';
+import type { SheetFormat } from './kind.js';
+
+export const RESULT_COLUMNS = ['idContrato', 'outcome', 'httpStatus', 'erros', 'result'] as const;
+
+export interface ResultsSheet {
+  file: string;
+  absolute: string | null;
+  format: SheetFormat;
+  header: string[];
+}
+
+/** `--results`, or `<name>.resultados.<ext>` beside the input (stdin: in the working folder). */
+export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: string): string {
+  if (flag !== undefined) return resolve(cwd, flag);
+  if (sheet.absolute === null) return resolve(cwd, `resultados.${sheet.format}`);
+  const ext = extname(sheet.absolute);
+  return join(dirname(sheet.absolute), `${basename(sheet.absolute, ext)}.resultados${ext.toLowerCase()}`);
+}
+
+/** The five result cells of a row. */
+export function resultCells(result: SubmitResult): string[] {
+  let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
+  if (erros === '' && result.errors.length > 0) {
+    erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${e.message}`).join('; ');
+  }
+  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = result.message;
+  const approval = result.result ? [result.result.status ?? result.result.outcome, result.result.reason].filter(Boolean).join(': ') : '';
+  return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
+}
+
+/** A CSV field, quoted when it must be (RFC 4180); `;` as Excel in Brazil reads it. */
+function csvField(text: string): string {
+  return /[";\r\n,]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvField).join(';')}\r\n`;
+}
+
+function cannotWrite(path: string, error: unknown): EconsigError {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  return new EconsigError(`cannot write the results file ${path} (${code})`, {
+    exitCode: ExitCode.storage,
+    hint: 'Check the folder and its permissions, or choose another file with --results. The results are also in `econsig history`.',
+    cause: error,
+  });
+}
+
+export interface ResultsWriter {
+  /** A row's final result (any order); rows are written in input order as they complete. */
+  add(result: SubmitResult): void;
+  /** Every result of the run (in input order): the finished file. */
+  finish(results: readonly SubmitResult[]): Promise<string>;
+}
+
+/**
+ * Open the results of one sheet: `rows` are its data rows' reports (with cells), in order.
+ * Invalid rows are final at once; the others as their results come.
+ */
+export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], path: string): ResultsWriter {
+  const xlsx = extname(path).toLowerCase() === '.xlsx';
+  // The file written as the batch goes: the target itself for CSV, a partial CSV for xlsx.
+  const live = xlsx ? path.replace(/\.xlsx$/i, '.parcial.csv') : path;
+  const width = sheet.header.length;
+  const original = (report: FileReport): string[] => Array.from({ length: width }, (_, i) => (report as { cells?: string[] }).cells?.[i] ?? '');
+  const indexOf = new Map<number, number>();
+  rows.forEach((report, index) => indexOf.set(report.row as number, index));
+  const done: Array<SubmitResult | undefined> = new Array(rows.length);
+  let written = 0;
+  let fd: number | undefined;
+  try {
+    fd = openSync(live, 'w', 0o600);
+    // A BOM: Excel then reads the CSV as UTF-8 (accents intact).
+    writeSync(fd, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}`);
+  } catch (error) {
+    throw cannotWrite(live, error);
+  }
+  const flush = (): void => {
+    while (written < rows.length && done[written] !== undefined) {
+      const line = csvLine([...original(rows[written] as FileReport), ...resultCells(done[written] as SubmitResult)]);
+      try {
+        if (fd !== undefined) writeSync(fd, line);
+      } catch {
+        // Best effort while the batch runs; finish() writes the whole file or fails loudly.
+        closeSync(fd as number);
+        fd = undefined;
+      }
+      written += 1;
+    }
+  };
+  return {
+    add(result) {
+      const index = result.row === undefined ? undefined : indexOf.get(result.row);
+      if (index === undefined || done[index] !== undefined) return;
+      done[index] = result;
+      flush();
+    },
+    async finish(results) {
+      for (const result of results) {
+        const index = result.row === undefined ? undefined : indexOf.get(result.row);
+        if (index !== undefined) done[index] = result;
+      }
+      if (fd !== undefined) {
+        closeSync(fd);
+        fd = undefined;
+      }
+      const table = rows.map((report, index) => [...original(report), ...resultCells(done[index] ?? notRun(report))]);
+      try {
+        if (xlsx) {
+          const { writeResultsXlsx } = await import('./xlsx-writer.js');
+          await writeResultsXlsx(path, [...sheet.header, ...RESULT_COLUMNS], table, width);
+          rmSync(live, { force: true });
+        } else {
+          // The whole file again beside it, then renamed over the one written as the batch went.
+          const temporary = `${path}.tmp`;
+          const whole = openSync(temporary, 'w', 0o600);
+          try {
+            writeSync(whole, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}${table.map(csvLine).join('')}`);
+          } finally {
+            closeSync(whole);
+          }
+          renameSync(temporary, path);
+        }
+      } catch (error) {
+        throw cannotWrite(path, error);
+      }
+      return path;
+    },
+  };
+}
+
+/** A row the run ended without (interrupted before its turn). */
+function notRun(report: FileReport): SubmitResult {
+  return {
+    file: report.file,
+    ...(report.row !== undefined ? { row: report.row } : {}),
+    outcome: 'skipped',
+    httpStatus: null,
+    idContrato: null,
+    erros: [],
+    result: null,
+    message: 'not sent: the run ended first',
+    exitCode: ExitCode.ok,
+    warnings: [],
+    errors: [],
+    attempts: 0,
+    idProposta: null,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The workbooks econsig writes with exceljs: the results of a submit, and the template.
+ * Loaded only when one is written.
+ */
+import { UFS } from '../domain/brazil.js';
+import { SHEET_COLUMNS, type SheetLang, columnLabel } from './columns.js';
+import { loadExcelJs } from './xlsx-reader.js';
+
+/** Outcome colours (fill, ARGB): success green, failure red, "not known / not sent" amber. */
+const OUTCOME_FILL: Record<string, string> = {
+  accepted: 'FFC6EFCE',
+  approved: 'FFC6EFCE',
+  denied: 'FFFFC7CE',
+  invalid: 'FFFFC7CE',
+  rejected: 'FFFFC7CE',
+  not_found: 'FFFFC7CE',
+  unauthorized: 'FFFFC7CE',
+  timeout: 'FFFFEB9C',
+  unknown: 'FFFFEB9C',
+  skipped: 'FFFFEB9C',
+  rate_limited: 'FFFFEB9C',
+  unavailable: 'FFFFEB9C',
+};
+
+function widthOf(values: readonly string[]): number {
+  let longest = 8;
+  for (const value of values) longest = Math.max(longest, Math.min(60, value.length + 2));
+  return longest;
+}
+
+/**
+ * The results workbook, streamed to disk row by row (10,000 rows stay small): header
+ * bold and frozen, the outcome cell coloured, each column as wide as its content (up to 60).
+ */
+export async function writeResultsXlsx(path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
+  const ExcelJS = await loadExcelJs();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
+  // Widths from the first 200 rows: enough to size the columns, no second pass over all.
+  const sample = rows.slice(0, 200);
+  sheet.columns = header.map((name, i) => ({ width: widthOf([name, ...sample.map((r) => r[i] ?? '')]) }));
+  const top = sheet.addRow([...header]);
+  top.font = { bold: true };
+  top.commit();
+  const outcomeColumn = originalWidth + 2;
+  for (const cells of rows) {
+    const row = sheet.addRow(cells);
+    const fill = OUTCOME_FILL[cells[originalWidth + 1] ?? ''];
+    if (fill) row.getCell(outcomeColumn).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
+    row.commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+}
+
+const TEMPLATE_WORDS = {
+  'pt-BR': {
+    sheet: 'Propostas',
+    help: 'Instruções',
+    helpHeader: ['Coluna', 'Campo (caminho)', 'Obrigatório', 'O que é', 'Exemplo', 'Valores permitidos'],
+    yes: 'sim',
+    no: 'não',
+    payout: 'Chave Pix ou dados bancários',
+    note: 'Uma linha por envio. Cabeçalhos: estes rótulos, os caminhos (pessoa.endereco.cep) ou os rótulos em inglês. Colunas de texto: os zeros à esquerda ficam.',
+  },
+  en: {
+    sheet: 'Submissions',
+    help: 'Instructions',
+    helpHeader: ['Column', 'Field (path)', 'Required', 'What it is', 'Example', 'Allowed values'],
+    yes: 'yes',
+    no: 'no',
+    payout: 'Pix key or bank data',
+    note: 'One row per submission. Headers: these labels, the paths (pessoa.endereco.cep) or the Portuguese labels. Text columns: leading zeros stay.',
+  },
+} as const;
+
+/** Rows of the template that carry the validation lists. */
+const TEMPLATE_ROWS = 1000;
+
+/** The template workbook: the headers, text-formatted columns, lists where a field has allowed values; a second sheet explains each column. */
+export async function templateXlsx(lang: SheetLang): Promise<Buffer> {
+  const ExcelJS = await loadExcelJs();
+  const words = TEMPLATE_WORDS[lang];
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'econsig';
+  const sheet = workbook.addWorksheet(words.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const labels = SHEET_COLUMNS.map((c) => columnLabel(c, lang));
+  sheet.columns = SHEET_COLUMNS.map((c, i) => ({ width: Math.max(12, (labels[i] as string).length + 4, c.example.length + 2), style: { numFmt: '@' } }));
+  const top = sheet.addRow(labels);
+  top.font = { bold: true };
+  SHEET_COLUMNS.forEach((column, i) => {
+    if (!column.allowed) return;
+    // Excel's list validation takes at most 255 characters of values; every list here fits.
+    // Set per cell: exceljs joins equal neighbours into one range when it writes.
+    const list = `"${column.allowed.join(',')}"`;
+    for (let row = 2; row <= TEMPLATE_ROWS; row++) {
+      sheet.getCell(row, i + 1).dataValidation = { type: 'list', allowBlank: true, showErrorMessage: true, formulae: [list] };
+    }
+  });
+
+  const help = workbook.addWorksheet(words.help, { views: [{ state: 'frozen', ySplit: 1 }] });
+  help.columns = [{ width: 24 }, { width: 34 }, { width: 12 }, { width: 60 }, { width: 22 }, { width: 60 }];
+  help.addRow([...words.helpHeader]).font = { bold: true };
+  for (const column of SHEET_COLUMNS) {
+    const required = column.required ? words.yes : column.path.startsWith('contaBancaria.') ? words.payout : words.no;
+    const allowed = column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
+    help.addRow([columnLabel(column, lang), column.path, required, lang === 'pt-BR' ? column.ptHelp : column.enHelp, column.example, allowed]);
+  }
+  help.addRow([]);
+  help.addRow([words.note]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

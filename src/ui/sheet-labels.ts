@@ -1,0 +1,43 @@
+/**
+ * How a spreadsheet row and a column show in people's text: `planilha.csv, linha 7` and
+ * `CEP (pessoa.endereco.cep)`. Reports of JSON files have no row and show as before.
+ */
+import type { Issue } from '../domain/issue.js';
+import type { Io } from './io.js';
+
+export type LabelLang = 'pt-BR' | 'en';
+
+interface RowReportLike {
+  file: string;
+  row?: number;
+}
+
+/** `file`, or `file, row N` for a row of a sheet. */
+export function entryLabel(report: RowReportLike, lang: LabelLang = 'en'): string {
+  if (report.row === undefined) return report.file;
+  return `${report.file}, ${lang === 'pt-BR' ? 'linha' : 'row'} ${report.row}`;
+}
+
+const fold = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The column as the sheet shows it, then the field's path when it says more. */
+export function issueWhere(issue: Issue & { column?: string | null }): string {
+  const column = issue.column;
+  if (column === undefined || column === null || column === '') return issue.path;
+  if (issue.path.startsWith('(') || fold(column) === fold(issue.path)) return column;
+  return `${column} (${issue.path})`;
+}
+
+/** The JSON of an issue of a sheet: `{path, column, message}`. */
+export function sheetIssueJson(issue: Issue & { column?: string | null }): { path: string; column: string | null; message: string } {
+  return { path: issue.path, column: issue.column ?? null, message: issue.message };
+}
+
+/** `econsig template -o -`: the file itself on stdout. */
+export function writeTemplate(io: Io, bytes: Buffer): void {
+  io.stdout.write(bytes);
+}
+
+export function renderTemplateWritten(io: Io, path: string, lang: LabelLang): void {
+  io.stderr.write(`${lang === 'pt-BR' ? 'modelo escrito em' : 'template written to'} ${path}\n`);
+}

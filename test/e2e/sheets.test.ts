@@ -1,0 +1,214 @@
+/**
+ * Spreadsheets through the built binary (cli-contract.md, "Spreadsheets"): the fixtures in
+ * fixtures/sheets/ as Excel writes them, validate and submit against the sandbox, results
+ * sheets read back with exceljs, and the template round trip.
+ */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from './run-cli.js';
+import { cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
+
+const scratch = useScratch();
+const sheets = join(repoRoot, 'fixtures', 'sheets');
+
+/** A fixture copied into the test's folder (results files are written beside it). */
+function copy(name: string): string {
+  const path = join(scratch.dir, name);
+  copyFileSync(join(sheets, name), path);
+  return path;
+}
+
+interface RowEntry {
+  file: string;
+  row: number;
+  header?: boolean;
+  ok: boolean;
+  errors: Array<{ path: string; column: string | null; message: string }>;
+  warnings: Array<{ path: string; column: string | null; message: string }>;
+  notes?: string[];
+}
+
+function validateJson(stdout: string): { ok: boolean; files: RowEntry[] } {
+  return JSON.parse(stdout) as { ok: boolean; files: RowEntry[] };
+}
+
+async function readXlsx(path: string): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(path);
+  return workbook;
+}
+
+describe('validate a sheet', () => {
+  it('Windows-1252 `;` CSV from a Brazilian Excel: accents read, row and column in every problem, empty row noted', async () => {
+    const run = await runCli(['validate', join(sheets, 'excel-ptbr-cp1252.csv'), '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    const doc = validateJson(run.stdout);
+    expect(doc.ok).toBe(false);
+    expect(doc.files.map((f) => [f.row, f.ok])).toEqual([[2, true], [3, false], [5, true]]);
+    const bad = doc.files[1]!;
+    expect(bad.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'pessoa.endereco.cep', column: 'CEP', message: expect.stringContaining('"01310100"') }),
+        expect.objectContaining({ path: 'pessoa.email', column: 'E-mail' }),
+        expect.objectContaining({ path: 'pessoa.documento.uf', column: 'UF do documento' }),
+      ]),
+    );
+    for (const entry of doc.files) {
+      expect(entry.file).toBe(join(sheets, 'excel-ptbr-cp1252.csv'));
+      for (const issue of [...entry.errors, ...entry.warnings]) expect(issue.column, issue.message).toBeTruthy();
+    }
+    // "união estável" came through Windows-1252 intact and was normalised.
+    expect(doc.files[0]!.warnings).toContainEqual(expect.objectContaining({ column: 'Estado civil', message: expect.stringContaining('"união estável" → "UNIAO_ESTAVEL"') }));
+    expect(doc.files[2]!.notes).toEqual(['empty rows skipped: 4']);
+  });
+
+  it('people read the row and the column, in Portuguese with LANG=pt_BR', async () => {
+    const run = await runCli(['validate', join(sheets, 'excel-ptbr-cp1252.csv')], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('excel-ptbr-cp1252.csv, linha 3');
+    expect(run.stderr).toMatch(/error +CEP \(pessoa\.endereco\.cep\): must be 8 digits.*se o Excel apagou zeros à esquerda, o valor seria "01310100"/);
+    expect(run.stderr).toContain('linhas vazias ignoradas: 4');
+  });
+
+  it('UTF-8 CSV with BOM and `,`: quoted commas and quotes kept; English labels, paths and an unknown column', async () => {
+    const run = await runCli(['submit', join(sheets, 'excel-utf8-bom.csv'), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as { requests: Array<{ row: number; body: any }>; files: Array<{ row: number }> };
+    expect(doc.requests.map((r) => r.row)).toEqual([2, 3]);
+    expect(doc.requests[0]!.body.pessoa.endereco.complemento).toBe('Apto 12, bloco "B"');
+    expect(doc.requests[0]!.body.pessoa.naturalidade).toBe('São Paulo');
+
+    const validate = await runCli(['validate', join(sheets, 'excel-utf8-bom.csv'), '--json']);
+    expect(validate.code).toBe(0);
+    const header = validateJson(validate.stdout).files[0]!;
+    expect(header).toMatchObject({ row: 1, header: true, ok: true });
+    expect(header.warnings).toEqual([{ path: '(header)', column: 'Notes', message: 'unknown column "Notes": ignored' }]);
+  });
+
+  it('xlsx: number cells back to text with their zeros, date cell as YYYY-MM-DD, formula value, merged title skipped', async () => {
+    const run = await runCli(['submit', join(sheets, 'numeric-cells.xlsx'), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(run.code, run.stderr).toBe(1);
+    const doc = JSON.parse(run.stdout) as { requests: Array<{ row: number; body: any }>; files: Array<{ row: number; ok: boolean; warnings: any[] }> };
+    expect(doc.requests.map((r) => r.row)).toEqual([3, 5]);
+    const maria = doc.requests[0]!.body;
+    expect(maria.pessoa.endereco.cep).toBe('01310100');
+    expect(maria.contaBancaria).toMatchObject({ agencia: '0001', compe: '260' });
+    expect(maria.pessoa.documento.dataDeEmissao).toBe('2015-03-21');
+    expect(doc.requests[1]!.body.pessoa.endereco.cidade).toBe('Curitiba');
+    expect(doc.files.find((f) => f.row === 3)!.warnings).toContainEqual(
+      expect.objectContaining({ path: 'pessoa.endereco.cep', column: 'CEP', message: expect.stringContaining('number 1310100; read as the text "01310100"') }),
+    );
+    expect(doc.files.find((f) => f.row === 6)!.ok).toBe(false);
+
+    const validate = await runCli(['validate', join(sheets, 'numeric-cells.xlsx'), '--json']);
+    const entries = validateJson(validate.stdout).files;
+    expect(entries[0]).toMatchObject({ row: 2, header: true, notes: ['rows above the header (a title?) skipped: 1; header on row 2'] });
+  });
+
+  it('--sheet picks a worksheet by name; an unknown name exits 2 and lists the sheets', async () => {
+    const first = await runCli(['validate', join(sheets, 'two-sheets.xlsx')]);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('no known column in the header');
+    const named = await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'propostas', '--json']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(validateJson(named.stdout).files.map((f) => f.row)).toEqual([2]);
+    const missing = await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'Nope']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('there is no sheet "Nope"; sheets: "Leia-me", "Propostas"');
+  });
+
+  it('stdin with --format csv; an .xls is refused with what to do', async () => {
+    const piped = await runCli(['validate', '-', '--format', 'csv', '--json'], { input: readFileSync(join(sheets, 'excel-utf8-bom.csv'), 'utf8') });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(validateJson(piped.stdout).files.map((f) => [f.file, f.row])).toEqual([['-', 1], ['-', 2], ['-', 3]]);
+    const old = await runCli(['validate', 'planilha.xls']);
+    expect(old.code).toBe(2);
+  });
+});
+
+describe('submit a sheet', () => {
+  it('xlsx with --wait against the sandbox: one result per row, results xlsx beside it (bold frozen header, coloured outcomes)', async () => {
+    const port = await freePort();
+    const sbx = await startCountedSandbox({ delayMs: 200, webhookUrl: `http://127.0.0.1:${port}/webhook` });
+    const input = copy('numeric-cells.xlsx');
+    const run = await runCli(['submit', input, '--wait', '--listen', `127.0.0.1:${port}`, '--timeout', '10', '--json'], {
+      env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token),
+    });
+    // Row 6 is invalid (exit 1 is the first failure in input order).
+    expect(run.code, run.stderr).toBe(1);
+    const results = parseSubmitJson(run.stdout).results as Array<{ row: number; outcome: string; idContrato: string | null }>;
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([[3, 'approved'], [5, 'approved'], [6, 'invalid']]);
+    expect(sbx.requests()).toBe(2);
+
+    const out = join(scratch.dir, 'numeric-cells.resultados.xlsx');
+    expect(run.stderr).toContain(`results written to ${out}`);
+    expect(existsSync(join(scratch.dir, 'numeric-cells.resultados.parcial.csv'))).toBe(false);
+    const sheet = (await readXlsx(out)).worksheets[0]!;
+    const header = sheet.getRow(1).values as unknown[];
+    expect(header.slice(1, 3)).toEqual(['Id da proposta', 'Naturalidade']);
+    expect(header.slice(-5)).toEqual(['idContrato', 'outcome', 'httpStatus', 'erros', 'result']);
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const width = header.length - 1;
+    const cellsOf = (n: number): unknown[] => (sheet.getRow(n).values as unknown[]).slice(1);
+    expect(cellsOf(2)[0]).toBe('PROP-1001');
+    expect(cellsOf(2)[16]).toBe('01310100');
+    expect(cellsOf(2).slice(width - 5, width - 2)).toEqual([results[0]!.idContrato, 'approved', '202']);
+    expect(cellsOf(2)[width - 1]).toBe('APROVADO');
+    expect(cellsOf(4)[width - 4]).toBe('invalid');
+    expect(String(cellsOf(4)[width - 2])).toContain('E-mail: is not a valid e-mail address');
+    expect(sheet.getRow(2).getCell(width - 3).fill).toMatchObject({ fgColor: { argb: 'FFC6EFCE' } });
+    expect(sheet.rowCount).toBe(4);
+  });
+
+  it('CSV with --results: a CSV back, original columns then the results, read back as Excel would', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const input = copy('excel-ptbr-cp1252.csv');
+    const target = join(scratch.dir, 'saida.csv');
+    const run = await runCli(['submit', input, '--results', target], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/excel-ptbr-cp1252\.csv, row 2 +accepted/);
+    const text = readFileSync(target, 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const lines = text.slice(1).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^Id da proposta;Naturalidade;.*;Chave Pix;idContrato;outcome;httpStatus;erros;result$/);
+    expect(lines[1]).toMatch(/^PROP-1001;São Paulo;.*;[0-9a-f-]{36};accepted;202;;$/);
+    expect(lines[2]).toMatch(/^PROP-1004;.*;;invalid;;".*CEP: must be 8 digits.*"/);
+    expect(lines[3]).toMatch(/^PROP-1003;Curitiba;.*;accepted;202;;$/);
+    expect(sbx.requests()).toBe(2);
+  });
+});
+
+describe('template', () => {
+  it('xlsx template → filled with exceljs → validate passes; the help sheet explains each column', async () => {
+    const path = join(scratch.dir, 'modelo.xlsx');
+    const made = await runCli(['template', '--lang', 'pt-BR', '--output', path]);
+    expect(made.code, made.stderr).toBe(0);
+    const workbook = await readXlsx(path);
+    const [first, help] = workbook.worksheets;
+    expect(first!.name).toBe('Propostas');
+    expect((first!.getRow(1).values as unknown[]).slice(1, 4)).toEqual(['Id da proposta', 'Naturalidade', 'Estado civil']);
+    expect(first!.getCell('C2').dataValidation).toMatchObject({ type: 'list', formulae: [expect.stringContaining('UNIAO_ESTAVEL')] });
+    expect(help!.name).toBe('Instruções');
+    expect(help!.getRow(4).values).toEqual(expect.arrayContaining(['Estado civil', 'pessoa.estadoCivil', 'CASADO']));
+
+    const values = ['PROP-1003', 'Curitiba', 'SOLTEIRO', 'ana.lima@example.com', '+5541998765432', 'RG', '987654321', 'SSP', 'PR', '2018-07-02',
+      'Rua XV de Novembro', '10', '', 'Centro', 'Curitiba', 'PR', '80020310', '', '', '', '', 'ana.lima@example.com'];
+    first!.getRow(2).values = values;
+    const filled = join(scratch.dir, 'preenchido.xlsx');
+    await workbook.xlsx.writeFile(filled);
+    const run = await runCli(['validate', filled, '--json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(validateJson(run.stdout).files.map((f) => f.row)).toEqual([2]);
+  });
+
+  it('CSV template in English: the header line, `;`, with a BOM', async () => {
+    const run = await runCli(['template', '--format', 'csv', '--lang', 'en', '--output', '-']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.charCodeAt(0)).toBe(0xfeff);
+    expect(run.stdout.slice(1)).toMatch(/^Proposal id;City of birth;Marital status;.*;Pix key\r\n$/);
+  });
+});

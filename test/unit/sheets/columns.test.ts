@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { fieldSchemas } from '../../../src/domain/submission.js';
+import { SHEET_COLUMNS, columnOfHeader, foldHeader } from '../../../src/sheets/columns.js';
+import { cellText, mapHeader } from '../../../src/sheets/check-sheet.js';
+import { sheetMessages } from '../../../src/sheets/messages.js';
+
+const m = sheetMessages.en;
+const column = (path: string) => SHEET_COLUMNS.find((c) => c.path === path)!;
+
+describe('columns', () => {
+  it('one column per field of the submission', () => {
+    expect(SHEET_COLUMNS.map((c) => c.path).sort()).toEqual(Object.keys(fieldSchemas).sort());
+  });
+
+  it('no two columns share a folded name', () => {
+    const seen = new Map<string, string>();
+    for (const c of SHEET_COLUMNS) {
+      for (const name of [c.path, c.pt, c.en, ...c.aliases]) {
+        const folded = foldHeader(name);
+        expect(seen.get(folded) ?? c.path, `${name} of ${c.path}`).toBe(c.path);
+        seen.set(folded, c.path);
+      }
+    }
+  });
+
+  it.each([
+    ['CEP', 'pessoa.endereco.cep'],
+    [' cep ', 'pessoa.endereco.cep'],
+    ['pessoa.endereco.cep', 'pessoa.endereco.cep'],
+    ['AGENCIA', 'contaBancaria.agencia'],
+    ['Órgão Expedidor', 'pessoa.documento.orgaoExpedidor'],
+    ['data de emissao', 'pessoa.documento.dataDeEmissao'],
+    ['Número', 'pessoa.endereco.numero'],
+    ['Número do documento', 'pessoa.documento.numero'],
+    ['chavePix', 'contaBancaria.chavePix'],
+    ['Pix key', 'contaBancaria.chavePix'],
+  ])('header %j names %s', (header, path) => expect(columnOfHeader(header)?.path).toBe(path));
+});
+
+describe('mapHeader', () => {
+  it('names missing required columns and warns unknown ones with a near miss', () => {
+    const mapping = mapHeader(['Id da proposta', 'Agenca', 'CEP', 'CEP'], m, 'pt-BR');
+    expect(mapping.warnings).toEqual([
+      { path: '(header)', column: 'Agenca', message: 'unknown column "Agenca": ignored; did you mean "Agência"?' },
+      { path: 'pessoa.endereco.cep', column: 'CEP', message: 'column "CEP" repeats "CEP": ignored' },
+    ]);
+    expect(mapping.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'Naturalidade', message: 'the required column "Naturalidade" (pessoa.naturalidade) is missing' });
+    expect(mapping.errors.at(-1)!.message).toMatch(/payout columns are missing/);
+  });
+});
+
+describe('cellText', () => {
+  it.each([
+    [1310100, 'pessoa.endereco.cep', '01310100', true],
+    [12, 'contaBancaria.agencia', '0012', true],
+    [1, 'contaBancaria.compe', '001', true],
+    [341, 'contaBancaria.compe', '341', false],
+    [123456789, 'pessoa.documento.numero', '123456789', false],
+    [new Date(Date.UTC(2015, 2, 21)), 'pessoa.documento.dataDeEmissao', '2015-03-21', false],
+    [{ formula: 'A1', result: 'Curitiba' }, 'pessoa.endereco.cidade', 'Curitiba', false],
+    [{ richText: [{ text: 'Bela ' }, { text: 'Vista' }] }, 'pessoa.endereco.bairro', 'Bela Vista', false],
+    [null, 'pessoa.endereco.bairro', '', false],
+  ])('%j in %s → %j (warning: %s)', (value, path, text, warned) => {
+    const converted = cellText(value, column(path), m);
+    expect(converted.text).toBe(text);
+    expect(converted.warning !== undefined).toBe(warned);
+  });
+
+  it('a formula without a cached value and an error cell are errors', () => {
+    expect(cellText({ formula: 'A1' }, column('pessoa.endereco.cidade'), m).error).toMatch(/no computed value/);
+    expect(cellText({ error: '#N/A' }, column('pessoa.endereco.cidade'), m).error).toBe('the cell holds the error #N/A');
+  });
+});
