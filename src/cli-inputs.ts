@@ -112,6 +112,9 @@ export interface HistoryInput {
   limit: number;
   proposal: string | undefined;
   contract: string | undefined;
+  outcome?: string | undefined;
+  /** An ISO date or a duration back from now (2h, 7d), as typed. */
+  since?: string | undefined;
 }
 
 export type SchemaInput = Record<string, never>;
@@ -144,7 +147,7 @@ export interface Context {
   readonly globals: GlobalOptions;
   /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly when it fires. */
   readonly signal: AbortSignal;
-  /** Register a closer (server, agent, journal) that runs however the command ends. */
+  /** Register a closer (server, agent, store) that runs however the command ends. */
   defer(close: () => unknown): void;
 }
 

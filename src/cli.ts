@@ -97,7 +97,7 @@ export function buildProgram(
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--concurrency <n>', 'submissions in flight at once (default 4; config concurrency)', parsePositiveInt)
     .option('--request-timeout <seconds>', 'limit for one HTTP exchange (default 30)', parsePositiveSeconds)
-    .option('--force', 'send even if the journal shows this proposal still in progress')
+    .option('--force', 'send even if the store shows this proposal already has a contract (or one that may exist)')
     .option('--strict', 'warnings count as errors')
     .option('--report <file>', 'write a JUnit XML report of the run')
     .option('--lang <locale>', 'wizard language: pt-BR or en (default from LANG)')
@@ -311,20 +311,22 @@ export function buildProgram(
     });
   config
     .command('path')
-    .description('where settings, token and journal are kept')
+    .description('where settings, token and store are kept')
     .action(async () => {
       await dispatch('config', { action: 'path' }, globals());
     });
 
   program
     .command('history')
-    .description('the local journal: every submission, its answer and its result')
+    .description('the store: every submission, its answer and its result, newest first')
     .option('--limit <n>', 'newest entries to show', parsePositiveInt, 20)
     .option('--proposal <id>', 'only this idProposta')
     .option('--contract <id>', 'only this idContrato')
-    .addHelpText('after', examples('econsig history', 'econsig history --proposal PROP-1001 --json'))
+    .option('--outcome <outcome>', 'only this outcome of the answer or the result (accepted, approved, denied, rejected, unknown...)')
+    .option('--since <when>', 'only those sent since an ISO date, or a duration back from now (2h, 7d)')
+    .addHelpText('after', examples('econsig history', 'econsig history --proposal PROP-1001 --json', 'econsig history --outcome rejected --since 7d'))
     .action(async (o) => {
-      await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract }, globals());
+      await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract, outcome: o.outcome, since: o.since }, globals());
     });
 
   program

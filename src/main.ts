@@ -51,7 +51,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return;
     }
     // conf's dependency when-exit re-raises the same signal right away; only a second
-    // Ctrl-C from a person means "now". Leaving at once loses nothing: the journal is
+    // Ctrl-C from a person means "now". Leaving at once loses nothing: the store is
     // written before every send.
     if (now - firstSignalAt > 500) process.exit(ExitCode.interrupted);
   };
@@ -59,7 +59,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // commander actions cannot return a value: the running command's exit code lands here.
   let result: number = ExitCode.ok;
   // A reader that goes away (`econsig watch --json | head -1`) must not crash the process
-  // with an unhandled EPIPE: stop as on Ctrl-C, quietly; the journal has everything.
+  // with an unhandled EPIPE: stop as on Ctrl-C, quietly; the store has everything.
   const onStreamError = (error: NodeJS.ErrnoException): void => {
     if (!abort.signal.aborted) abort.abort(new EconsigError(`Output closed (${error.code ?? error.message}).`, { exitCode: ExitCode.ok }));
   };

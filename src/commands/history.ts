@@ -1,16 +1,35 @@
 import type { Context, HistoryInput } from '../cli-inputs.js';
-import { ExitCode } from '../errors.js';
-import { submissionRecords } from '../flows/journal-view.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { outcomes } from '../domain/outcome.js';
+import { sinceInstant } from '../domain/since.js';
 import { resolveHome } from '../store/home.js';
-import { readJournal } from '../store/journal.js';
-import { renderHistory } from '../ui/history-output.js';
+import { openStore } from '../store/open-store.js';
+import { renderHistory, renderImport } from '../ui/history-output.js';
+
+/** The submit outcomes, and `cancelled`, which only a result can be. */
+const HISTORY_OUTCOMES: readonly string[] = [...outcomes, 'cancelled'];
 
 export async function run(input: HistoryInput, ctx: Context): Promise<number> {
-  const records = submissionRecords(readJournal(resolveHome(ctx.env)))
-    .filter((r) => input.proposal === undefined || r.idProposta === input.proposal)
-    .filter((r) => input.contract === undefined || r.answer?.idContrato === input.contract)
-    .reverse()
-    .slice(0, input.limit);
-  renderHistory(ctx.io, records);
+  if (input.outcome !== undefined && !HISTORY_OUTCOMES.includes(input.outcome)) {
+    throw new UsageError(`--outcome ${JSON.stringify(input.outcome)} is not an outcome.`, `Use one of: ${HISTORY_OUTCOMES.join(', ')}.`);
+  }
+  let since: string | undefined;
+  if (input.since !== undefined) {
+    since = sinceInstant(input.since, new Date()) ?? undefined;
+    if (since === undefined) throw new UsageError(`--since ${JSON.stringify(input.since)} is neither a date nor a duration.`, 'Use an ISO date (2026-05-01, 2026-05-01T12:00Z) or a duration back from now (30m, 2h, 7d).');
+  }
+  const store = await openStore({ home: resolveHome(ctx.env), onImport: (report) => renderImport(ctx.io, report) });
+  try {
+    const page = await store.history({
+      limit: input.limit,
+      ...(input.proposal === undefined ? {} : { idProposta: input.proposal }),
+      ...(input.contract === undefined ? {} : { idContrato: input.contract }),
+      ...(input.outcome === undefined ? {} : { outcome: input.outcome }),
+      ...(since === undefined ? {} : { since }),
+    });
+    renderHistory(ctx.io, page);
+  } finally {
+    await store.close();
+  }
   return ExitCode.ok;
 }

@@ -2,7 +2,7 @@ import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
 import { checkTarget, dryRunRequests, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
-import { JournalIncompleteError } from '../flows/submit-batch.js';
+import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
@@ -20,6 +20,7 @@ import {
 import { confirmTarget } from '../ui/prompts.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
+import { renderImport } from '../ui/history-output.js';
 import { submissionFromWizard } from './submit-wizard.js';
 
 const SANDBOX_DOWN_HINT =
@@ -122,17 +123,18 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       signal: ctx.signal,
       onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) }),
       onRetry: (info) => renderRetry(io, info),
+      onImport: (report) => renderImport(io, report),
       progress,
     });
   } catch (error) {
     progress.stop();
-    // The journal failed after sends: the results are still the truth of the run.
-    if (error instanceof JournalIncompleteError) {
-      const all = inInputOrder(reports, error.results);
-      if (sheetResults) renderResultsWritten(io, await sheetResults.finish(all));
-      renderSubmitResults(io, all, { interrupted: ctx.signal.aborted });
-    }
-    throw error;
+    // The store failed during the run: the results (contract ids included) are still its
+    // truth, printed in full with a warning that they are not all in the store; exit 74.
+    if (!(error instanceof StoreIncompleteError)) throw error;
+    const all = inInputOrder(reports, error.results);
+    if (sheetResults) renderResultsWritten(io, await sheetResults.finish(all));
+    renderSubmitResults(io, all, { interrupted: ctx.signal.aborted, notStored: error });
+    return error.exitCode;
   }
   progress.stop();
 
@@ -140,6 +142,6 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   if (sheetResults) renderResultsWritten(io, await sheetResults.finish(results));
   renderSubmitResults(io, results, { interrupted });
   if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
-  // Ctrl-C: what was in flight is journaled; running the same command again sends the rest.
+  // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
   return interrupted ? 130 : submitExitCode(results);
 }

@@ -1,6 +1,7 @@
 import type { Context, WatchInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
+import { renderImport } from '../ui/history-output.js';
 import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
@@ -68,8 +69,9 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
       contract: input.contract,
       timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
       signal: ctx.signal,
+      onImport: (report) => renderImport(ctx.io, report),
       onListening: (url) =>
-        output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, journal: settings.home }),
+        output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, store: settings.home }),
       onEvent: (event) => output.event(event),
     });
   } catch (error) {

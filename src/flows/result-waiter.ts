@@ -1,20 +1,18 @@
 /**
  * `submit --wait`: learn each contract's approval result. The listener is up before the
  * first POST leaves, so a fast result is never missed; if another `econsig watch` already
- * holds the port, its journal is followed instead. Either way every delivery lands in the
- * journal, and the journal is read from the start, so a result that arrived early counts.
+ * holds the port, the store it writes to is followed instead. Either way every delivery
+ * lands in the store, and a result recorded before the wait began counts too.
  */
 import { request } from 'undici';
-import { resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
-import { followJournal, journalPath, type Journal, type JournalEntry } from '../store/journal.js';
+import type { Store } from '../store/store.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, hostForUrl, startListener } from '../webhook/server.js';
-import { type ContractResult, isFinal, knownDeliveries, resultIn } from './watch-session.js';
+import { type ContractResult, fromStore, isFinal } from './watch-session.js';
 
 export interface WaiterOptions {
-  home: string;
-  journal: Journal;
+  store: Store;
   host: string;
   port: number;
   path: string;
@@ -23,21 +21,21 @@ export interface WaiterOptions {
 }
 
 export interface ResultWaiter {
-  /** How results arrive: our own listener, or another process's journal. */
+  /** How results arrive: our own listener, or the store another process's listener writes. */
   readonly mode: { kind: 'listening'; url: string } | { kind: 'following'; url: string };
   /** Resolves with the final result, or `null` after `timeoutMs` or when `signal` aborts. */
   waitFor(idContrato: string, timeoutMs: number, signal: AbortSignal): Promise<ContractResult | null>;
   close(): Promise<void>;
 }
 
-/** The journal an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
-async function watchJournalAt(host: string, port: number): Promise<string | undefined> {
+/** The store an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
+async function watchStoreAt(host: string, port: number): Promise<string | undefined> {
   try {
     const res = await request(`http://${hostForUrl(host)}:${port}/healthz`, { headersTimeout: 1_000, bodyTimeout: 1_000 });
     const text = await res.body.text();
     if (res.statusCode !== 200 || text.length > 4096) return undefined;
-    const body = JSON.parse(text) as { service?: unknown; journal?: unknown };
-    return body.service === 'econsig-watch' && typeof body.journal === 'string' ? body.journal : undefined;
+    const body = JSON.parse(text) as { service?: unknown; store?: unknown };
+    return body.service === 'econsig-watch' && typeof body.store === 'string' ? body.store : undefined;
   } catch {
     return undefined;
   }
@@ -61,8 +59,7 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       host: options.host,
       port: options.port,
       path: options.path,
-      journal: options.journal,
-      known: knownDeliveries(options.home),
+      store: options.store,
       secret: options.secret,
       extractOptions: options.extractOptions,
       onEvent: (event) => {
@@ -74,11 +71,11 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
     mode = { kind: 'listening', url: listener.url };
   } catch (error) {
     if (!(error instanceof ListenError) || error.code !== 'EADDRINUSE') throw error;
-    // Only a watch that writes to this very journal brings the results here.
-    const theirs = await watchJournalAt(options.host, options.port);
+    // Only a watch that writes to this very store brings the results here.
+    const theirs = await watchStoreAt(options.host, options.port);
     if (theirs === undefined) throw error;
-    if (resolve(theirs) !== journalPath(options.home)) {
-      throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this ECONSIG_HOME's journal`, {
+    if (theirs !== options.store.location) {
+      throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this store (${options.store.location})`, {
         exitCode: ExitCode.usage,
         hint: 'Run submit with the same ECONSIG_HOME as that watch, or give --listen a free port that the sender targets.',
       });
@@ -86,25 +83,23 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
     mode = { kind: 'following', url: `http://${hostForUrl(options.host)}:${options.port}${options.path}` };
   }
 
+  // Followed from now on; what was recorded before is asked for by contract in waitFor.
   const stop = new AbortController();
-  followJournal(
-    options.home,
-    (entry: JournalEntry) => {
-      if ((entry.kind === 'delivery' || entry.kind === 'result') && entry.idContrato) {
-        const found = resultIn(entry, entry.idContrato);
-        if (found) publish({ ...found, source: 'journal' });
-      }
-    },
-    { signal: stop.signal, fromStart: true, intervalMs: 100 },
-  );
+  try {
+    await options.store.followResults((result) => publish(fromStore(result)), { signal: stop.signal });
+  } catch (error) {
+    await listener?.close();
+    throw error;
+  }
 
   return {
     mode,
-    waitFor(idContrato, timeoutMs, signal) {
-      const known = results.get(idContrato);
-      if (known) return Promise.resolve(known);
+    async waitFor(idContrato, timeoutMs, signal) {
+      // Asked again after the await: the follower may have published it meanwhile.
+      const known = results.get(idContrato) ?? (await earlierResult(options.store, idContrato)) ?? results.get(idContrato);
+      if (known) return known;
       // An abort listener added to a signal that already fired never runs.
-      if (signal.aborted) return Promise.resolve(null);
+      if (signal.aborted) return null;
       return new Promise((resolve) => {
         const done = (result: ContractResult | null): void => {
           clearTimeout(timer);
@@ -126,4 +121,14 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       await listener?.close();
     },
   };
+}
+
+/** A result already in the store (it came before the wait began); a store that cannot answer is asked again by the follower. */
+async function earlierResult(store: Store, idContrato: string): Promise<ContractResult | null> {
+  try {
+    const found = await store.resultOf(idContrato);
+    return found ? fromStore(found) : null;
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
-import { Journal } from '../store/journal.js';
+import { openStore } from '../store/open-store.js';
 import { startResultWaiter } from './result-waiter.js';
 import { runSubmit } from './run-submit.js';
 import type { BatchProgress, SubmitResult } from './submit-batch.js';
@@ -40,9 +40,9 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
     // process alive after the error is shown.
     const closers: Array<() => Promise<unknown>> = [];
     try {
-      const journal = await Journal.open(home);
-      closers.unshift(() => journal.close());
-      const waiter = await startResultWaiter({ home, journal, host: '127.0.0.1', port: 0, path: '/webhook' });
+      const store = await openStore({ home });
+      closers.unshift(() => store.close());
+      const waiter = await startResultWaiter({ store, host: '127.0.0.1', port: 0, path: '/webhook' });
       closers.unshift(() => waiter.close());
       const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
       closers.unshift(() => sandbox.close());
@@ -56,7 +56,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
         concurrency: 1,
         force: false,
         wait: { host: '127.0.0.1', port: 0, path: '/webhook', timeoutMs: options.delayMs + 15_000 },
-        journal,
+        store,
         waiter,
         signal: options.signal,
         now: options.now,

@@ -1,17 +1,18 @@
 /**
  * The submit use-case end to end, free of terminal I/O: validated reports in, results out
- * (in input order, invalid files included). Opens the journal, the result waiter (before
+ * (in input order, invalid files included). Opens the store, the result waiter (before
  * any POST) and the HTTP client, and closes them however it ends.
  */
 import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
-import { Journal, readJournal } from '../store/journal.js';
+import type { ImportReport } from '../store/import-journal.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
-import { latestByProposal, submissionRecords } from './journal-view.js';
 import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, type SubmitResult, submitBatch } from './submit-batch.js';
 import type { FileReport } from './validate-files.js';
@@ -33,11 +34,13 @@ export interface RunSubmitOptions {
   unreachableHint?: string;
   wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions };
   signal: AbortSignal;
-  /** Caller-owned journal and waiter (demo starts them before its sandbox); not closed here. */
-  journal?: Journal;
+  /** Caller-owned store and waiter (demo starts them before its sandbox); not closed here. */
+  store?: Store;
   waiter?: ResultWaiter;
   now?: () => Date;
-  /** Told once the listener (or the journal being followed) is ready, before any POST. */
+  /** Told when the store imported an old journal.jsonl on opening. */
+  onImport?: (report: ImportReport) => void;
+  /** Told once the listener (or the store being followed) is ready, before any POST. */
   onReady?: (waitingOn: string | undefined) => void;
   onRetry?: (info: RetryInfo) => void;
   progress?: BatchProgress;
@@ -91,7 +94,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   );
   let sent: SubmitResult[] = [];
   if (items.length > 0) {
-    const journal = options.journal ?? (await Journal.open(options.home));
+    const store = options.store ?? (await openStore({ home: options.home, ...(options.onImport ? { onImport: options.onImport } : {}) }));
     let waiter: ResultWaiter | undefined = options.waiter;
     let client;
     try {
@@ -104,7 +107,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
     } catch (error) {
-      if (!options.journal) await journal.close();
+      if (!options.store) await store.close();
       if (error instanceof InvalidTokenError) {
         throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${options.profile}\`.`);
       }
@@ -113,20 +116,16 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     try {
       if (options.wait && !waiter) {
         try {
-          waiter = await startResultWaiter({ home: options.home, journal, ...options.wait });
+          waiter = await startResultWaiter({ store, ...options.wait });
         } catch (error) {
           if (!(error instanceof ListenError)) throw error;
           throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'another --listen port that your webhook sender targets');
         }
       }
-      options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the journal of `econsig watch` at'} ${waiter.mode.url}` : undefined);
-      // The guard is per service: a proposal sent to the sandbox says nothing about homolog.
-      const records = submissionRecords(readJournal(options.home)).filter((r) => r.baseUrl === options.baseUrl);
-      const latest = latestByProposal(records);
+      options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the store of `econsig watch` at'} ${waiter.mode.url}` : undefined);
       const results = await submitBatch(items, {
         client,
-        journal,
-        latest,
+        store,
         profile: options.profile,
         baseUrl: options.baseUrl,
         concurrency: options.concurrency,
@@ -142,7 +141,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     } finally {
       if (!options.waiter) await waiter?.close();
       await client.close();
-      if (!options.journal) await journal.close();
+      if (!options.store) await store.close();
     }
   }
   return inInputOrder(reports, sent);

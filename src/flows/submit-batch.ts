@@ -1,9 +1,10 @@
 /**
- * `submit`: send each valid submission, journal first, and turn every answer into an
- * outcome of the contract. Never loses a submission: the journal line is durable before
- * the POST leaves, and the answer (or "unknown") is written after.
+ * `submit`: send each valid submission, claimed in the store first, and turn every answer
+ * into an outcome of the contract. Never a second contract by accident: the claim (the
+ * guard and the record in one transaction, store.ts) is durable before the POST leaves,
+ * and the answer (or "unknown") is recorded after.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { EconsigError, ExitCode } from '../errors.js';
 import { exitCodeFor, type Outcome } from '../domain/outcome.js';
 import type { Issue } from '../domain/normalize.js';
@@ -21,26 +22,25 @@ import {
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
-import type { Journal, JournalEntry } from '../store/journal.js';
+import { StorageError, type Store, type SubmissionRecord } from '../store/store.js';
 import type { ResultWaiter } from './result-waiter.js';
-import { type GuardState, type SubmissionRecord, guardStateOf } from './journal-view.js';
 
 /**
- * Some answer lines could not be written (disk full, permissions). The results are still
- * the truth of the run: the caller shows them, then fails with this error.
+ * The store failed during the batch (disk full, permissions): some answers are not in it,
+ * or some files were not sent because their claim could not be recorded. The results are
+ * still the truth of the run: the caller shows them in full, then exits 74.
  */
-export class JournalIncompleteError extends EconsigError {
+export class StoreIncompleteError extends EconsigError {
   constructor(
-    path: string,
     readonly results: SubmitResult[],
-    cause: unknown,
+    readonly failure: StorageError,
   ) {
-    super('the journal could not record every answer; the results shown are the record of this run', {
-      exitCode: ExitCode.usage,
-      hint: `Keep this output. Check the disk and the permissions of ${path}.`,
-      cause,
+    super(`the store could not record everything of this run (${failure.message}); the results shown are its only record`, {
+      exitCode: ExitCode.storage,
+      hint: `Keep this output: contract ids shown here may be missing from \`econsig history\`. ${failure.hint ?? ''}`.trim(),
+      cause: failure,
     });
-    this.name = 'JournalIncompleteError';
+    this.name = 'StoreIncompleteError';
   }
 }
 
@@ -57,7 +57,7 @@ export interface ApprovalResult {
   outcome: 'approved' | 'denied' | 'cancelled';
   status: string | null;
   reason: string | null;
-  source: 'live' | 'journal';
+  source: 'live' | 'store';
 }
 
 export interface SubmitResult {
@@ -91,9 +91,7 @@ export interface BatchProgress {
 
 export interface BatchOptions {
   client: ServiceClient;
-  journal: Journal;
-  /** The latest journal record of each proposal, read before the batch starts. */
-  latest: Map<string, SubmissionRecord>;
+  store: Store;
   profile: string;
   baseUrl: string;
   concurrency: number;
@@ -108,7 +106,7 @@ export interface BatchOptions {
 }
 
 /**
- * sha256 of the exact JSON sent: the journal's way to know "the same submission". Takes
+ * sha256 of the exact JSON sent: the store's way to know "the same submission". Takes
  * the body, or the JSON text already made of it (the one that is sent).
  */
 export function bodyHash(body: object | string): string {
@@ -204,63 +202,58 @@ export function outcomeOfError(item: SubmitItem, error: unknown, profile: string
   throw error;
 }
 
-function guardResult(item: SubmitItem, guard: Exclude<GuardState, { kind: 'free' }>): SubmitResult {
+/**
+ * A proposal held by an earlier submission (cli-contract.md, "The guard"): the very same
+ * body already accepted is reported from the store with its contract (exit 0); anything
+ * else is skipped (exit 5), naming the earlier submission.
+ */
+function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
-  const when = guard.record.sentAt;
-  partial.idContrato = guard.record.answer?.idContrato ?? null;
-  switch (guard.kind) {
-    case 'in_progress':
-      return withOutcome(partial, 'skipped', `not sent: proposal ${id} was accepted at ${when} (contract ${partial.idContrato}) and has no result yet`,
-        'The service allows one contract in progress per worker. Wait for its result (`econsig watch`), or use --force to send anyway.');
-    case 'unanswered':
-      return withOutcome(partial, 'skipped', `not sent: an earlier submission of ${id} (${when}) has no recorded answer; it may have arrived`, checkHint(id));
-    case 'unknown':
-      return withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id));
+  const when = earlier.sentAt;
+  const contract = earlier.answer?.idContrato ?? null;
+  partial.idContrato = contract;
+  const forceHint = 'Use --force only once you know a second contract is what you want.';
+  if (earlier.answer === null) {
+    return withOutcome(partial, 'skipped', `not sent: proposal ${id} was claimed at ${when} and has no answer recorded: another econsig run is sending it, or one was cut short and it may have arrived`, checkHint(id));
   }
+  if (earlier.answer.outcome === 'unknown') {
+    return withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id));
+  }
+  const approved = earlier.result?.outcome === 'approved';
+  if (earlier.bodyHash === hash) {
+    partial.httpStatus = earlier.answer.httpStatus;
+    if (approved && earlier.result) {
+      partial.result = { outcome: 'approved', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
+      return withOutcome(partial, 'approved', `already approved: contract ${contract} (sent ${when}; from the store, not sent again)`);
+    }
+    return withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`);
+  }
+  const state = approved ? 'approved' : 'accepted and has no result yet';
+  return withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`,
+    `One contract per proposal. Check it with \`econsig history --proposal ${id}\`. ${forceHint}`);
 }
 
 type Prepared =
   | { kind: 'settled'; result: SubmitResult }
-  | { kind: 'ready'; ref: string; record: SubmissionRecord; payload: string };
+  | { kind: 'ready'; ref: string; payload: string; overridden: SubmissionRecord | null };
 
-/** Guard, then the submission line, durable: what must hold before a POST may leave. */
+/** The guard and the claim, in one store transaction: what must hold before a POST may leave. */
 async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepared> {
-  // Serialised once: hashed for the journal, and sent as is.
+  // Serialised once: hashed for the store, and sent as is.
   const payload = JSON.stringify(item.body);
   const hash = bodyHash(payload);
-  const guard = guardStateOf(options.latest.get(item.body.idProposta));
-  if (guard.kind !== 'free' && !options.force) {
-    // Re-running an interrupted batch: the very same submission was accepted already.
-    if (guard.kind === 'in_progress' && guard.record.bodyHash === hash && guard.record.answer?.idContrato) {
-      const partial = base(item);
-      partial.idContrato = guard.record.answer.idContrato;
-      partial.httpStatus = guard.record.answer.httpStatus;
-      return { kind: 'settled', result: withOutcome(partial, 'accepted', `already accepted at ${guard.record.sentAt} (from the journal; not sent again)`) };
-    }
-    return { kind: 'settled', result: guardResult(item, guard) };
-  }
-  const record: SubmissionRecord = {
-    ref: randomUUID(),
-    file: item.file,
+  const claim = await options.store.claim({
     idProposta: item.body.idProposta,
-    bodyHash: hash,
-    profile: options.profile,
     baseUrl: options.baseUrl,
-    sentAt: options.now().toISOString(),
-  };
-  await options.journal.append({
-    kind: 'submission',
-    ref: record.ref,
-    at: record.sentAt,
-    file: record.file,
-    idProposta: record.idProposta,
-    bodyHash: record.bodyHash,
-    profile: record.profile,
-    baseUrl: record.baseUrl,
+    bodyHash: hash,
+    file: item.file,
+    profile: options.profile,
+    at: options.now().toISOString(),
+    force: options.force,
   });
-  options.latest.set(item.body.idProposta, record);
-  return { kind: 'ready', ref: record.ref, record, payload };
+  if (claim.kind === 'held') return { kind: 'settled', result: heldResult(item, hash, claim.earlier) };
+  return { kind: 'ready', ref: claim.ref, payload, overridden: claim.overridden };
 }
 
 const interrupted = (item: SubmitItem): SubmitResult =>
@@ -268,15 +261,12 @@ const interrupted = (item: SubmitItem): SubmitResult =>
 
 /** Record the answer of a submission (or that it was never sent), without awaiting the disk. */
 function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
-  const at = options.now().toISOString();
-  // The submission line had to be durable before the POST; the answer line need not hold
-  // up the next send: if it were lost in a crash, the submission reads as unanswered, which
-  // the guard treats as "may exist". Every pending write is awaited before the batch ends.
+  // The claim had to be durable before the POST; the answer need not hold up the next
+  // send: if it were lost in a crash, the claim reads as unanswered, which the guard
+  // treats as "may exist". Every pending write is awaited before the batch ends.
   pendingWrites.push(
-    options.journal.append({
-      kind: 'answer',
-      ref: prepared.ref,
-      at,
+    options.store.recordAnswer(prepared.ref, {
+      at: options.now().toISOString(),
       outcome: result.outcome,
       httpStatus: result.httpStatus,
       idContrato: result.idContrato,
@@ -284,7 +274,13 @@ function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: Su
       message: result.message,
     }),
   );
-  prepared.record.answer = { at, outcome: result.outcome, httpStatus: result.httpStatus, idContrato: result.idContrato, erros: result.erros };
+}
+
+/** --force went past an earlier submission: say so in the result. */
+function forced(result: SubmitResult, overridden: SubmissionRecord | null): SubmitResult {
+  if (!overridden) return result;
+  const earlier = overridden.answer?.idContrato ? `contract ${overridden.answer.idContrato}` : `the submission of ${overridden.sentAt}`;
+  return { ...result, message: `${result.message} (sent with --force despite ${earlier})` };
 }
 
 /** POST one prepared submission and turn the answer into a result. */
@@ -323,15 +319,7 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   }
   const approval: ApprovalResult = { outcome: found.outcome, status: found.status, reason: found.reason, source: found.source };
   if (found.source === 'live') {
-    await options.journal.append({
-      kind: 'result',
-      ref: null,
-      at: options.now().toISOString(),
-      idContrato: found.idContrato,
-      outcome: found.outcome,
-      status: found.status,
-      reason: found.reason,
-    });
+    await options.store.recordResult({ idContrato: found.idContrato, at: options.now().toISOString(), outcome: found.outcome, status: found.status, reason: found.reason });
   }
   const outcome: Outcome = found.outcome === 'approved' ? 'approved' : 'denied';
   const what = found.outcome === 'cancelled' ? 'cancelled' : found.outcome;
@@ -361,7 +349,9 @@ function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): Sub
 /**
  * Send every item with at most `concurrency` in flight, in input order of start; wait for
  * each result with a waiter. On abort, nothing new is sent; what is in flight finishes
- * and is journaled.
+ * and is recorded. When the store fails, nothing new is sent either (a claim that cannot
+ * be recorded is never sent): what is in flight finishes, and StoreIncompleteError
+ * carries every result.
  */
 export async function submitBatch(items: readonly SubmitItem[], options: BatchOptions): Promise<SubmitResult[]> {
   const results: SubmitResult[] = new Array(items.length);
@@ -379,10 +369,11 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       copies.push([index, first]);
     }
   });
-  // Answer lines are not awaited one by one; all of them are before this returns. Each is
+  // Answers are not awaited one by one; all of them are before this returns. Each is
   // handled at once, so a failed write is never an unhandled rejection.
   const writes: Promise<void>[] = [];
   let writeError: unknown;
+  const stopped = (): boolean => options.signal.aborted || writeError !== undefined;
   const pendingWrites = {
     push: (write: Promise<void>): void => {
       writes.push(write.catch((error: unknown) => void (writeError ??= error)));
@@ -390,17 +381,25 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < queue.length && !options.signal.aborted) {
+    while (next < queue.length && !stopped()) {
       const index = queue[next++] as number;
       const item = items[index] as SubmitItem;
-      // The submission line is written only when this item is about to be sent, so the
-      // journal never claims a send that did not happen.
-      const ready = await prepare(item, options);
+      // Claimed only when this item is about to be sent, so the store never records a
+      // send that did not happen.
+      let ready: Prepared;
+      try {
+        ready = await prepare(item, options);
+      } catch (error) {
+        if (!(error instanceof StorageError)) throw error;
+        writeError ??= error;
+        results[index] = withOutcome(base(item), 'skipped', 'not sent: the store could not record its claim', error.hint);
+        continue;
+      }
       let result: SubmitResult;
       if (ready.kind === 'settled') {
         result = ready.result;
       } else {
-        result = await send(item, ready.payload, options);
+        result = forced(await send(item, ready.payload, options), ready.overridden);
         recordAnswer(ready, result, options, pendingWrites);
       }
       options.progress?.onAnswer?.(result);
@@ -413,13 +412,16 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
-  // Interrupted: what was never taken is not sent (and not journaled).
+  // Interrupted (or the store failed): what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;
-    results[index] = interrupted(items[index] as SubmitItem);
+    results[index] = options.signal.aborted ? interrupted(items[index] as SubmitItem) : withOutcome(base(items[index] as SubmitItem), 'skipped', 'not sent: the store failed earlier in this batch');
   }
-  for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   await Promise.all(writes);
-  if (writeError !== undefined) throw new JournalIncompleteError(options.journal.path, results, writeError);
+  for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
+  if (writeError !== undefined) {
+    const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, 'cannot write to the store', undefined, `Check the disk and the permissions of ${options.store.location}.`, writeError);
+    throw new StoreIncompleteError(results, failure);
+  }
   return results;
 }

@@ -1,11 +1,14 @@
-/** The watch use-case: a listener, the journal and an optional wait for one contract's result. */
-import { followJournal, Journal, readJournal, type JournalEntry } from '../store/journal.js';
+/** The watch use-case: a listener, the store and an optional wait for one contract's result. */
+import { openStore, type OpenStoreOptions } from '../store/open-store.js';
+import type { ResultRecord } from '../store/store.js';
 import type { CallbackAuth } from '../webhook/auth.js';
 import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
 import { startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
 
 interface WatchSessionOptions {
   home: string;
+  /** Told when the store imported an old journal.jsonl on opening. */
+  onImport?: OpenStoreOptions['onImport'];
   host: string;
   port: number;
   path: string;
@@ -31,8 +34,8 @@ export interface ContractResult {
   outcome: FinalOutcome;
   status: string | null;
   reason: string | null;
-  /** 'live' = delivered to this listener; 'journal' = already recorded (earlier, or by another process). */
-  source: 'live' | 'journal';
+  /** 'live' = delivered to this listener; 'store' = already recorded (earlier, or by another process). */
+  source: 'live' | 'store';
 }
 
 type WatchEnd =
@@ -42,31 +45,22 @@ type WatchEnd =
 
 type Ending = { reason: 'stopped' } | { reason: 'result'; result: ContractResult } | { reason: 'timeout' };
 
-/** Deliveries already journaled, so a resend after a restart is still a duplicate. */
-export function knownDeliveries(home: string): Array<{ webhookId: string | null; bodyHash: string }> {
-  return readJournal(home).flatMap((e) => (e.kind === 'delivery' ? [{ webhookId: e.webhookId, bodyHash: e.bodyHash }] : []));
-}
-
 /** approved, denied or cancelled: a result that ends the wait (unknown statuses do not). */
 export const isFinal = (o: string): o is FinalOutcome => o === 'approved' || o === 'denied' || o === 'cancelled';
 
-/** A final result about `contract` in a journal entry: a delivery, or a result written by submit --wait. */
-export function resultIn(entry: JournalEntry, contract: string): Omit<ContractResult, 'source'> | null {
-  if ((entry.kind === 'delivery' || entry.kind === 'result') && entry.idContrato === contract && isFinal(entry.outcome)) {
-    return { idContrato: contract, outcome: entry.outcome, status: entry.status, reason: entry.reason };
-  }
-  return null;
+/** A recorded result as the waiters see it. */
+export function fromStore(result: ResultRecord): ContractResult {
+  return { idContrato: result.idContrato, outcome: result.outcome, status: result.status, reason: result.reason, source: 'store' };
 }
 
 /**
  * Runs the listener until the signal aborts or, with `contract`, until that contract's
- * result is known or the timeout passes. A result already in the journal (delivered
+ * result is known or the timeout passes. A result already in the store (delivered
  * before this started, or to another process's listener) counts too (peer-clis.md §2
  * item 5). Rejects with ListenError when the port cannot be bound.
  */
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {
-  const journal = await Journal.open(options.home);
-  const known = knownDeliveries(options.home);
+  const store = await openStore({ home: options.home, ...(options.onImport ? { onImport: options.onImport } : {}) });
   let settle: (end: Ending) => void = () => {};
   const ended = new Promise<Ending>((resolve) => (settle = resolve));
   const contract = options.contract;
@@ -83,8 +77,7 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
       forwardTo: options.forwardTo,
       extractOptions: options.extractOptions,
       now: options.now,
-      journal,
-      known,
+      store,
       onEvent: (event) => {
         options.onEvent(event);
         if (contract !== undefined && event.kind === 'delivery' && event.idContrato === contract && isFinal(event.outcome)) {
@@ -93,7 +86,7 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
       },
     });
   } catch (error) {
-    await journal.close();
+    await store.close();
     throw error;
   }
 
@@ -105,15 +98,13 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
     if (options.signal.aborted) onAbort();
     options.signal.addEventListener('abort', onAbort, { once: true });
     if (contract !== undefined) {
-      // Our own deliveries reach onEvent first; the journal adds earlier ones and other processes'.
-      followJournal(
-        options.home,
-        (entry) => {
-          const found = resultIn(entry, contract);
-          if (found) settle({ reason: 'result', result: { ...found, source: 'journal' } });
-        },
-        { signal: stopFollowing.signal, fromStart: true, intervalMs: 100 },
-      );
+      // Our own deliveries reach onEvent first; the store adds earlier ones and other processes'.
+      const onResult = (r: ResultRecord): void => {
+        if (r.idContrato === contract) settle({ reason: 'result', result: fromStore(r) });
+      };
+      await store.followResults(onResult, { signal: stopFollowing.signal });
+      const earlier = await store.resultOf(contract);
+      if (earlier) settle({ reason: 'result', result: fromStore(earlier) });
       if (options.timeoutMs !== undefined) timers.push(setTimeout(() => settle({ reason: 'timeout' }), options.timeoutMs));
     }
     const end = await ended;
@@ -123,6 +114,6 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
     stopFollowing.abort();
     for (const t of timers) clearTimeout(t);
     await listener.close();
-    await journal.close();
+    await store.close();
   }
 }

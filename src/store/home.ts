@@ -1,5 +1,5 @@
 /**
- * ECONSIG_HOME: the one folder for settings, token and journal (cli-contract.md
+ * ECONSIG_HOME: the one folder for settings, token and store (cli-contract.md
  * "Environment"). It holds a bearer token, so it is kept 0700 (peer-clis.md §2.4).
  */
 import { chmod, mkdir, stat } from 'node:fs/promises';
@@ -13,8 +13,8 @@ export interface HomePaths {
   home: string;
   /** conf's settings-and-token file. */
   config: string;
-  /** Append-only JSONL journal (written by store/journal.ts). */
-  journal: string;
+  /** The SQLite store (store/sqlite.ts). */
+  store: string;
 }
 
 /**
@@ -30,7 +30,7 @@ export function resolveHome(env: Record<string, string | undefined>, userHome: s
 }
 
 export function homePaths(home: string): HomePaths {
-  return { home, config: join(home, 'config.json'), journal: join(home, 'journal.jsonl') };
+  return { home, config: join(home, 'config.json'), store: join(home, 'econsig.db') };
 }
 
 /**

@@ -72,8 +72,8 @@ export function writeSettingChanged(
 
 export function writePaths(io: Io, paths: HomePaths): void {
   if (io.json) {
-    writeJson(io, { home: paths.home, config: paths.config, journal: paths.journal });
+    writeJson(io, { home: paths.home, config: paths.config, store: paths.store });
     return;
   }
-  io.stdout.write(`home     ${paths.home}\nconfig   ${paths.config}\njournal  ${paths.journal}\n`);
+  io.stdout.write(`home     ${paths.home}\nconfig   ${paths.config}\nstore    ${paths.store}\n`);
 }

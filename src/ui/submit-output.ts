@@ -119,11 +119,17 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
 }
 
 /** --json document, or the summary for people. */
-export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean }): void {
+export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean; notStored?: { message: string; hint: string | undefined } }): void {
+  const notStored = extra.notStored;
+  if (notStored) {
+    const t = createTheme(io);
+    io.stderr.write(`${t.warning('warning:')} ${notStored.message}\n${notStored.hint ? `  ${t.info('hint:')} ${notStored.hint}\n` : ''}`);
+  }
   if (io.json) {
     const doc = {
-      ok: results.every((r) => isSuccess(r.outcome)),
+      ok: !notStored && results.every((r) => isSuccess(r.outcome)),
       ...(extra.interrupted ? { interrupted: true } : {}),
+      ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null } } : {}),
       results: results.map((r) => ({
         file: r.file,
         ...(r.row !== undefined ? { row: r.row } : {}),

@@ -13,7 +13,7 @@ import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
 export interface WatchOutput {
-  listening(info: { url: string; auth: string; forwardTo: string | undefined; contract: string | undefined; journal: string }): void;
+  listening(info: { url: string; auth: string; forwardTo: string | undefined; contract: string | undefined; store: string }): void;
   event(event: ListenerEvent): void;
   contractResult(result: ContractResult): void;
   /** --contract gave up: with --json the stream's last line says so (not an {ok:false} document). */
@@ -52,7 +52,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
   const err = (text: string): void => log('info', text);
 
   return {
-    listening({ url, auth, forwardTo, contract, journal }) {
+    listening({ url, auth, forwardTo, contract, store }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
       log('info', `${theme.success('Ready!')} Listening on ${theme.strong(url)} (Ctrl-C to stop)`, `Listening on ${url}`, { event: 'listening', url, auth });
       if (auth === 'none') {
@@ -63,7 +63,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       }
       if (forwardTo) log('info', `  forwarding each delivery to ${forwardTo}`, `forwarding each delivery to ${forwardTo}`);
       if (contract) log('info', `  waiting for the result of contract ${theme.strong(contract)}`, `waiting for the result of contract ${contract}`);
-      if (io.verbose) log('debug', theme.muted(`  journal: ${journal}`), `journal: ${journal}`);
+      if (io.verbose) log('debug', theme.muted(`  store: ${store}`), `store: ${store}`);
     },
 
     event(e) {
@@ -130,11 +130,11 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     },
 
     contractResult(r) {
-      if (io.json && r.source === 'journal') {
+      if (io.json && r.source === 'store') {
         // Not delivered to this listener, so no result line was printed for it yet.
-        out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'journal' }));
+        out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'store' }));
       }
-      const from = r.source === 'journal' ? ' (already in the journal)' : '';
+      const from = r.source === 'store' ? ' (already in the store)' : '';
       const reason = r.reason ? `: ${r.reason}` : '';
       const id = printable(r.idContrato);
       if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${id} approved${from}.`);

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { Pool } from 'undici';
-import type { Journal, JournalEntry } from '../store/journal.js';
+import type { Store } from '../store/store.js';
 import { type AuthFailureReason, type CallbackAuth, createAuthenticator, defaultScheme } from './auth.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
@@ -12,7 +11,8 @@ import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
 
 export { hostForUrl };
 
-const MAX_REMEMBERED = 200_000;
+/** Deeper JSON than this is refused (400): nobody's payload nests so, and printing it would overflow the stack. */
+export const MAX_JSON_DEPTH = 256;
 
 export type ListenerEvent =
   | {
@@ -28,7 +28,7 @@ export type ListenerEvent =
       verified: boolean | null;
       payload: unknown;
     }
-  /** Same webhook-id or same body again: answered 2xx, journaled once, not to be shown again. */
+  /** Same webhook-id or same body again: answered 2xx, stored once, not to be shown again. */
   | { kind: 'duplicate'; receivedAt: string; webhookId: string | null; bodyHash: string }
   /** Callback authentication failed: answered 401. */
   | { kind: 'rejected'; receivedAt: string; reason: AuthFailureReason; message: string; webhookId: string | null }
@@ -52,14 +52,13 @@ export interface ListenerOptions {
   ready?: () => Promise<boolean>;
   /** Counters behind GET /metrics; one is made when none is given. */
   metrics?: ReceiverMetrics;
-  journal: Journal;
+  /** Where deliveries are recorded before they are answered 2xx. */
+  store: Pick<Store, 'recordDelivery' | 'location'>;
   extractOptions?: ExtractOptions;
   /** Relay each accepted delivery, headers and body unchanged, to this URL. */
   forwardTo?: string;
   onEvent: (event: ListenerEvent) => void;
   now?: () => Date;
-  /** Deliveries already journaled, so a resend after a restart is still a duplicate. */
-  known?: Iterable<{ webhookId: string | null; bodyHash: string }>;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   forwardTimeoutMs?: number;
@@ -112,8 +111,9 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
 /**
  * Starts the webhook listener (cli-contract.md "Listener", peer-clis.md §4.3): POST on
  * `path` only, GET /healthz, 413 past 1 MiB, signature check on the raw bytes, 400 for
- * non-JSON, dedupe by webhook-id or body hash, and a 2xx only once the delivery is
- * durable in the journal. Rejects with ListenError when the port cannot be bound.
+ * non-JSON, dedupe by webhook-id or body hash (the store's unique constraints, so across
+ * processes too), and a 2xx only once the delivery is durable in the store. Rejects with
+ * ListenError when the port cannot be bound.
  */
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const now = options.now ?? (() => new Date());
@@ -122,21 +122,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const authenticate = createAuthenticator(auth);
   const metrics = options.metrics ?? createReceiverMetrics();
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
-  const health = { ok: true, service: 'econsig-watch', journal: resolve(options.journal.path) };
-  // key → the journal write of the first delivery, so a concurrent duplicate answers only once it is durable.
-  const seen = new Map<string, Promise<void>>();
-  const remember = (key: string, p: Promise<void>): void => {
-    seen.set(key, p);
-    if (seen.size > MAX_REMEMBERED) seen.delete(seen.keys().next().value as string);
-  };
-  for (const k of options.known ?? []) {
-    if (k.webhookId) remember(`id:${k.webhookId}`, Promise.resolve());
-    remember(`body:${k.bodyHash}`, Promise.resolve());
-  }
+  const health = { ok: true, service: 'econsig-watch', store: options.store.location };
   const forwardPool = options.forwardTo ? new Pool(new URL(options.forwardTo).origin, { connections: 8 }) : null;
   const forwardPath = options.forwardTo ? new URL(options.forwardTo).pathname + new URL(options.forwardTo).search : '/';
   const forwards = new Set<Promise<void>>();
-  // Handlers still running (e.g. awaiting the journal after the client went away), so close() counts them.
+  // Handlers still running (e.g. awaiting the store after the client went away), so close() counts them.
   const inFlight = new Set<Promise<void>>();
   const emit = (event: ListenerEvent): void => {
     try {
@@ -196,8 +186,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const verified = checked.verified;
 
     let payload: unknown;
+    const text = body.toString('utf8');
     try {
-      payload = JSON.parse(body.toString('utf8'));
+      payload = JSON.parse(text);
     } catch {
       stats.invalid++;
       metrics.refused('not-json');
@@ -205,54 +196,41 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       emit({ kind: 'invalid', receivedAt: at, httpStatus: 400, message: `body is not JSON (${body.length} bytes)` });
       return;
     }
+    if (nestedDeeperThan(payload, MAX_JSON_DEPTH)) {
+      stats.invalid++;
+      metrics.refused('too-deep');
+      reply(res, 400, { error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` });
+      emit({ kind: 'invalid', receivedAt: at, httpStatus: 400, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (${body.length} bytes)` });
+      return;
+    }
 
     const webhookId = firstHeader(req.headers, 'webhook-id');
     const bodyHash = createHash('sha256').update(body).digest('hex');
-    const idKey = webhookId ? `id:${webhookId}` : null;
-    const bodyKey = `body:${bodyHash}`;
-    for (;;) {
-      const earlier = (idKey ? seen.get(idKey) : undefined) ?? seen.get(bodyKey);
-      if (!earlier) return handleParsed();
-      try {
-        await earlier;
-      } catch {
-        // The copy we waited on was not journaled. Another waiting copy may already have
-        // taken over, so look again rather than handling this one as new straight away.
-        if (idKey && seen.get(idKey) === earlier) seen.delete(idKey);
-        if (seen.get(bodyKey) === earlier) seen.delete(bodyKey);
-        continue;
-      }
+    const found = extractResult(payload, options.extractOptions);
+    const delivery = { webhookId, bodyHash, ...found, verified };
+    let stored: 'stored' | 'duplicate';
+    try {
+      stored = await options.store.recordDelivery({ receivedAt: at, ...delivery, payload: text });
+    } catch (error) {
+      // Not recorded, so not acknowledged: the sender retries later.
+      metrics.storeError();
+      metrics.refused('store-unavailable');
+      reply(res, 503, { error: 'could not record the delivery; retry' }, { 'retry-after': '5' });
+      emit({ kind: 'error', receivedAt: at, message: `the store could not record the delivery: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (stored === 'duplicate') {
       stats.duplicates++;
       metrics.delivery('duplicate');
       reply(res, 200, { ok: true, duplicate: true });
       emit({ kind: 'duplicate', receivedAt: at, webhookId, bodyHash });
       return;
     }
-
-    async function handleParsed(): Promise<void> {
-      const found = extractResult(payload, options.extractOptions);
-      const entry: Extract<JournalEntry, { kind: 'delivery' }> = { kind: 'delivery', at, webhookId, bodyHash, ...found, verified, payload };
-      const written = options.journal.append(entry);
-      if (idKey) remember(idKey, written);
-      remember(bodyKey, written);
-      try {
-        await written;
-      } catch (error) {
-        if (idKey && seen.get(idKey) === written) seen.delete(idKey);
-        if (seen.get(bodyKey) === written) seen.delete(bodyKey);
-        metrics.storeError();
-        metrics.refused('store-unavailable');
-        reply(res, 503, { error: 'could not record the delivery; retry' }, { 'retry-after': '5' });
-        emit({ kind: 'error', receivedAt: at, message: `journal write failed: ${error instanceof Error ? error.message : String(error)}` });
-        return;
-      }
-      stats.received++;
-      metrics.delivery(found.outcome);
-      reply(res, 200, { ok: true });
-      const { kind: _kind, at: _at, ...rest } = entry;
-      emit({ kind: 'delivery', receivedAt: at, ...rest });
-      forward(req.headers, raw, { webhookId, bodyHash, idContrato: found.idContrato });
-    }
+    stats.received++;
+    metrics.delivery(found.outcome);
+    reply(res, 200, { ok: true });
+    emit({ kind: 'delivery', receivedAt: at, ...delivery, payload });
+    forward(req.headers, raw, { webhookId, bodyHash, idContrato: found.idContrato });
   };
 
   /** GET /readyz: 200 while the store answers, 503 otherwise (a slow answer counts as none). */
@@ -282,7 +260,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     };
     try {
       if (path === '/healthz') {
-        // Names the journal so `submit --wait` follows a running watch only when it writes the same one.
+        // Names the store so `submit --wait` follows a running watch only when it writes the same one.
         if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, health);
         else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
         return;
@@ -353,7 +331,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        // Requests in flight finish (their journal writes complete); a hung client is cut after a grace period.
+        // Requests in flight finish (their store writes complete); a hung client is cut after a grace period.
         const grace = setTimeout(() => server.closeAllConnections(), 2_000);
         await closed;
         clearTimeout(grace);
@@ -363,4 +341,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         return { ...stats };
       })()),
   };
+}
+
+/** Whether `value` nests objects or arrays deeper than `max` (counted without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [v, depth] = item;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -212,10 +212,10 @@ describe('config', () => {
     expect(list.stdout).toMatch(/webhook\.secret\s+\*\*\*\*LaSw\s+\[config\]/);
   });
 
-  it('path prints home, config file and journal', async () => {
+  it('path prints home, config file and store', async () => {
     const out = await econsig(['config', 'path', '--json']);
     const dir = join(home, 'econsig');
-    expect(JSON.parse(out.stdout)).toEqual({ home: dir, config: join(dir, 'config.json'), journal: join(dir, 'journal.jsonl') });
+    expect(JSON.parse(out.stdout)).toEqual({ home: dir, config: join(dir, 'config.json'), store: join(dir, 'econsig.db') });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * `econsig history` filters over a journal written by real submits, and `econsig demo`
+ * `econsig history` filters over a store written by real submits, and `econsig demo`
  * (sandbox and listener in-process, no setup) through the built binary.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ const historyJson = async (args: string[]): Promise<HistoryDoc> => {
 };
 
 describe('history', () => {
-  it('an empty journal: exit 0, no entries', async () => {
+  it('an empty store: exit 0, no entries', async () => {
     expect((await historyJson([])).entries).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * A batch of 100 submissions through the built binary (a folder of files, --concurrency 8,
- * --report): all accepted, the JUnit XML agrees, and the journal holds every one.
+ * --report): all accepted, the JUnit XML agrees, and the store holds every one.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

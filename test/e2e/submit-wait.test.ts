@@ -65,7 +65,7 @@ describe('submit --wait', () => {
 });
 
 describe('submit --wait beside a running econsig watch', () => {
-  it('the port is taken by watch: --wait follows its journal instead of failing, and gets the result', async () => {
+  it('the port is taken by watch: --wait follows its store instead of failing, and gets the result', async () => {
     const { listen, env } = await sandboxWithListener(300);
     const port = listen.split(':')[1] as string;
     const watch = spawn(process.execPath, [binPath, 'watch', '--port', port, '--json'], {
@@ -82,8 +82,8 @@ describe('submit --wait beside a running econsig watch', () => {
       });
       const run = await runCli(['submit', 'fixtures/valid/pix-only.json', '--wait', '--listen', listen, '--timeout', '10', '--json'], { env });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toContain('following the journal of `econsig watch`');
-      expect(parseSubmitJson(run.stdout).results[0]?.result).toMatchObject({ outcome: 'approved', source: 'journal' });
+      expect(run.stderr).toContain('following the store of `econsig watch`');
+      expect(parseSubmitJson(run.stdout).results[0]?.result).toMatchObject({ outcome: 'approved', source: 'store' });
     } finally {
       watch.kill('SIGTERM');
       expect(await watchExited).toBe(0);

@@ -208,7 +208,7 @@ describe('submit: before sending', () => {
     expect(doc.requests[0]!.headers.authorization).toMatch(/^Bearer /);
     expect(doc.requests[0]!.body.idProposta).toBe('PROP-1001');
     expect(sbx.requests()).toBe(0);
-    expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+    expect(existsSync(join(home, 'econsig.db'))).toBe(false);
   });
 
   it('plain http to a host that is not this machine: exit 2, nothing sent', async () => {
@@ -217,7 +217,7 @@ describe('submit: before sending', () => {
     expect(run.stderr).toMatch(/plain http/);
     // --json: the failure is the one document on stdout.
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { exitCode: 2 } });
-    expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+    expect(existsSync(join(home, 'econsig.db'))).toBe(false);
 
     // 0.0.0.0 reaches this machine's sockets but is not a loopback name: still refused, and
     // a stub listening there proves that no request left.

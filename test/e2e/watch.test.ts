@@ -150,7 +150,7 @@ describe('econsig watch (built binary)', () => {
     expect(run.lines.map((l) => JSON.parse(l).idContrato)).toEqual([undefined, 'C-OTHER', 'C-W', 'C-W']);
   });
 
-  it('--contract sees a result that was journaled before it started', async () => {
+  it('--contract sees a result that was stored before it started', async () => {
     const first = watch(['--port', '0', '--json']);
     await post(await handshake(first), result('C-EARLY', 'REPROVADO'));
     await first.nextLine();
@@ -159,7 +159,7 @@ describe('econsig watch (built binary)', () => {
 
     const second = watch(['--port', '0', '--contract', 'C-EARLY', '--timeout', '5']);
     expect(await second.exit).toBe(8);
-    expect(second.stderr()).toContain('already in the journal');
+    expect(second.stderr()).toContain('already in the store');
   });
 
   it('port in use: exits 2 at once with the reason and a hint', async () => {

@@ -166,7 +166,7 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     await waitExit(10_000);
     expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('2');
     expect(term.pane(true)).toContain('Nothing was sent.');
-    expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+    expect(existsSync(join(home, 'econsig.db'))).toBe(false);
   }, 30_000);
 
   it.skipIf(skipTerminal)('submit --json on a terminal: a running count on stderr, and stdout the document alone', async () => {

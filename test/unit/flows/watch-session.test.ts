@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWatchSession } from '../../../src/flows/watch-session.js';
-import { Journal } from '../../../src/store/journal.js';
+import { SqliteStore } from '../../../src/store/sqlite.js';
 
 let home: string;
 beforeEach(() => {
@@ -46,16 +46,15 @@ describe('runWatchSession', () => {
         })();
       },
     });
-    // The source is not asserted: when fdatasync is slower than the 100 ms journal poll, the
-    // journal follower sees the line before the listener reports it, and says 'journal'.
+    // The source is not asserted: the store's follower may see the row before the listener reports it.
     expect(await end).toMatchObject({ reason: 'result', result: { idContrato: 'C-1', outcome: 'denied', status: 'REPROVADO' } });
   });
 
-  it('ends at once with a result already in the journal (source journal)', async () => {
-    const journal = await Journal.open(home);
-    await journal.append({ kind: 'result', ref: null, at: new Date().toISOString(), idContrato: 'C-2', outcome: 'approved', status: 'APROVADO', reason: null });
-    await journal.close();
-    expect(await session({ contract: 'C-2' })).toMatchObject({ reason: 'result', result: { idContrato: 'C-2', outcome: 'approved', source: 'journal' } });
+  it('ends at once with a result already in the store (source store)', async () => {
+    const store = await SqliteStore.open(home);
+    await store.recordResult({ at: new Date().toISOString(), idContrato: 'C-2', outcome: 'approved', status: 'APROVADO', reason: null });
+    await store.close();
+    expect(await session({ contract: 'C-2' })).toMatchObject({ reason: 'result', result: { idContrato: 'C-2', outcome: 'approved', source: 'store' } });
   });
 
   it('ends with timeout when the result does not come, and stopped when the signal aborts', async () => {

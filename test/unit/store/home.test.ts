@@ -20,8 +20,8 @@ describe('resolveHome', () => {
     expect(resolveHome({ ECONSIG_HOME: 'rel' }, '/home/ana')).toBe(join(process.cwd(), 'rel'));
   });
 
-  it('names config and journal inside the home', () => {
-    expect(homePaths('/h')).toEqual({ home: '/h', config: '/h/config.json', journal: '/h/journal.jsonl' });
+  it('names config and store inside the home', () => {
+    expect(homePaths('/h')).toEqual({ home: '/h', config: '/h/config.json', store: '/h/econsig.db' });
   });
 });
 

@@ -133,7 +133,7 @@ describe('resolveSettings with a real home', () => {
     expect(s.values['wait-timeout']).toBe(300);
     expect(s.sources['wait-timeout']).toBe('config');
     expect(s.token).toEqual({ token: 'tok-homolog-0123456789', source: 'file', path: join(home, 'config.json') });
-    expect(s.paths.journal).toBe(join(home, 'journal.jsonl'));
+    expect(s.paths.store).toBe(join(home, 'econsig.db'));
   });
 
   it('uses the stored current profile, --base-url and ECONSIG_TOKEN over the file', async () => {

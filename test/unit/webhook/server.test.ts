@@ -4,30 +4,32 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, readJournal, type JournalEntry } from '../../../src/store/journal.js';
+import { SqliteStore } from '../../../src/store/sqlite.js';
+import type { DeliveryRecord } from '../../../src/store/store.js';
 import { ListenError, startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../../src/webhook/server.js';
 
 let home: string;
-let journal: Journal;
+let store: SqliteStore;
 let events: ListenerEvent[];
 const toClose: Array<() => Promise<unknown>> = [];
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'econsig-listener-'));
-  journal = await Journal.open(home);
+  store = await SqliteStore.open(home);
   events = [];
 });
 afterEach(async () => {
   for (const close of toClose.splice(0).reverse()) await close();
-  await journal.close();
+  await store.close();
   rmSync(home, { recursive: true, force: true });
 });
 
 async function listen(extra: Partial<ListenerOptions> = {}): Promise<Listener> {
-  const l = await startListener({ host: '127.0.0.1', port: 0, path: '/webhook', journal, onEvent: (e) => events.push(e), ...extra });
+  const l = await startListener({ host: '127.0.0.1', port: 0, path: '/webhook', store, onEvent: (e) => events.push(e), ...extra });
   toClose.push(() => l.close());
   return l;
 }
@@ -39,7 +41,21 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 }
 
 const deliveries = () => events.filter((e): e is Extract<ListenerEvent, { kind: 'delivery' }> => e.kind === 'delivery');
-const journaled = () => readJournal(home).filter((e) => e.kind === 'delivery');
+/** The deliveries table, read through a connection of its own (as another process would). */
+const stored = (): Array<{ webhookId: string | null; idContrato: string | null; outcome: string; verified: boolean | null; payload: unknown }> => {
+  const db = new DatabaseSync(join(home, 'econsig.db'), { readOnly: true });
+  try {
+    return (db.prepare('SELECT webhook_id, id_contrato, outcome, verified, payload FROM deliveries ORDER BY id').all() as Array<Record<string, unknown>>).map((r) => ({
+      webhookId: r.webhook_id as string | null,
+      idContrato: r.id_contrato as string | null,
+      outcome: r.outcome as string,
+      verified: r.verified === null ? null : r.verified === 1,
+      payload: JSON.parse(r.payload as string) as unknown,
+    }));
+  } finally {
+    db.close();
+  }
+};
 const sandboxBody = (status = 'APROVADO', id: string = randomUUID()) =>
   JSON.stringify({ evento: 'RESULTADO_PROPOSTA', idContrato: id, idProposta: 'PROP-1001', status, motivo: null, dataHora: new Date().toISOString() });
 
@@ -53,13 +69,13 @@ describe('listener: shapes', () => {
     ['nested contrato.id', { data: { contrato: { id: 'N-1', situacao: 'APROVADA' } } }, { idContrato: 'N-1', outcome: 'approved' }],
     ['unknown status', { idContrato: 'U-1', status: 'EM_ANALISE' }, { idContrato: 'U-1', outcome: 'unknown' }],
   ];
-  it.each(shapes)('%s → 200, journaled, one delivery event', async (_name, payload, want) => {
+  it.each(shapes)('%s → 200, stored, one delivery event', async (_name, payload, want) => {
     const l = await listen();
     const r = await post(l.url, JSON.stringify(payload));
     expect(r.status).toBe(200);
     expect(deliveries()).toHaveLength(1);
     expect(deliveries()[0]).toMatchObject({ ...want, verified: null, payload });
-    expect(journaled()).toEqual([expect.objectContaining({ ...want, payload })]);
+    expect(stored()).toEqual([expect.objectContaining({ ...want, payload })]);
   });
 
   it('uses the operator\'s field names', async () => {
@@ -76,14 +92,25 @@ describe('listener: bad requests', () => {
     expect((await post(l.url, '')).status).toBe(400);
     expect(events.filter((e) => e.kind === 'invalid')).toHaveLength(2);
     expect((await post(l.url, sandboxBody())).status).toBe(200);
-    expect(journaled()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
+  });
+
+  it('400 for JSON nested 100,000 levels deep, and keeps serving', async () => {
+    const l = await listen();
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const answer = await post(l.url, deep);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('nested deeper');
+    expect((await post(l.url, `[${'['.repeat(100_000)}${']'.repeat(100_000)}]`)).status).toBe(400);
+    expect((await post(l.url, sandboxBody())).status).toBe(200);
+    expect(stored()).toHaveLength(1);
   });
 
   it('413 at once for a declared Content-Length over 1 MiB, without reading the body', async () => {
     const l = await listen();
     const answer = await rawExchange(l.port, `POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n{"a":`);
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
-    expect(journaled()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
   });
 
   it('413 for a chunked body that grows past 1 MiB', async () => {
@@ -110,7 +137,7 @@ describe('listener: bad requests', () => {
     expect((await post(l.url, body)).status).toBe(200);
   });
 
-  it('404 off the path, 405 for another method, healthz 200 naming the service and its journal', async () => {
+  it('404 off the path, 405 for another method, healthz 200 naming the service and its store', async () => {
     const l = await listen();
     const base = `http://127.0.0.1:${l.port}`;
     expect((await post(`${base}/other`, '{}')).status).toBe(404);
@@ -120,7 +147,7 @@ describe('listener: bad requests', () => {
     expect(get.headers.allow).toBe('POST');
     const health = await request(`${base}/healthz`);
     expect(health.statusCode).toBe(200);
-    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', journal: join(home, 'journal.jsonl') });
+    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', store: join(home, 'econsig.db') });
     expect((await post(`${l.url}?x=1`, sandboxBody())).status).toBe(200);
   });
 
@@ -141,7 +168,7 @@ describe('listener: bad requests', () => {
 });
 
 describe('listener: duplicates', () => {
-  it('same webhook-id → 200, journaled and shown once', async () => {
+  it('same webhook-id → 200, stored and shown once', async () => {
     const l = await listen();
     expect((await post(l.url, sandboxBody('APROVADO', 'C-1'), { 'webhook-id': 'msg_1' })).status).toBe(200);
     const again = await post(l.url, sandboxBody('APROVADO', 'C-1'), { 'webhook-id': 'msg_1' });
@@ -149,7 +176,7 @@ describe('listener: duplicates', () => {
     expect(JSON.parse(again.text)).toMatchObject({ duplicate: true });
     expect(deliveries()).toHaveLength(1);
     expect(events.filter((e) => e.kind === 'duplicate')).toHaveLength(1);
-    expect(journaled()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
   });
 
   it('same body without webhook-id → duplicate; a different body is new', async () => {
@@ -159,47 +186,49 @@ describe('listener: duplicates', () => {
     await post(l.url, body);
     await post(l.url, sandboxBody());
     expect(deliveries()).toHaveLength(2);
-    expect(journaled()).toHaveLength(2);
+    expect(stored()).toHaveLength(2);
   });
 
-  it('concurrent copies of one delivery are journaled once', async () => {
+  it('concurrent copies of one delivery are stored once', async () => {
     const l = await listen();
     const body = sandboxBody();
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(l.url, body, { 'webhook-id': 'same' })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect(journaled()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
   });
 
-  it('copies waiting on a first copy whose journal write failed: one of them is journaled and shown, once', async () => {
+  it('copies arriving while the first copy fails to be stored: one of them is stored and shown, once', async () => {
     let calls = 0;
     const flaky = {
-      path: journal.path,
-      append: (entry: JournalEntry) => {
+      location: store.location,
+      recordDelivery: (delivery: DeliveryRecord) => {
         calls++;
-        // The first write fails only after the other copies are waiting on it.
-        if (calls === 1) return new Promise<void>((_, reject) => setTimeout(() => reject(new Error('ENOSPC')), 300));
-        return journal.append(entry);
+        // The first write fails only after the other copies arrived.
+        if (calls === 1) return new Promise<'stored'>((_, reject) => setTimeout(() => reject(new Error('ENOSPC')), 300));
+        return store.recordDelivery(delivery);
       },
-    } as unknown as Journal;
-    const l = await listen({ journal: flaky });
+    };
+    const l = await listen({ store: flaky });
     const body = sandboxBody();
     const first = post(l.url, body, { 'webhook-id': 'same' });
     await new Promise((r) => setTimeout(r, 50));
     const answers = await Promise.all([first, ...Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'same' }))]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 503]);
     expect(answers.filter((a) => a.text.includes('duplicate'))).toHaveLength(2);
-    expect(journaled()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
     expect(deliveries()).toHaveLength(1);
   });
 
-  it('remembers deliveries journaled before a restart', async () => {
+  it('remembers deliveries stored before a restart, and those of another listener on the same store', async () => {
     const body = sandboxBody();
     const first = await listen();
     await post(first.url, body, { 'webhook-id': 'msg_r' });
     await first.close();
-    const second = await listen({ known: journaled().map((e) => (e.kind === 'delivery' ? e : { webhookId: null, bodyHash: '' })) });
+    const other = await SqliteStore.open(home);
+    toClose.push(() => other.close());
+    const second = await listen({ store: other });
     expect(JSON.parse((await post(second.url, body, { 'webhook-id': 'msg_r' })).text)).toMatchObject({ duplicate: true });
-    expect(journaled()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
   });
 });
 
@@ -216,10 +245,10 @@ describe('listener: signatures', () => {
     const body = sandboxBody();
     expect((await post(l.url, body, signed('msg_ok', body))).status).toBe(200);
     expect(deliveries()[0]).toMatchObject({ verified: true, webhookId: 'msg_ok' });
-    expect(journaled()[0]).toMatchObject({ verified: true });
+    expect(stored()[0]).toMatchObject({ verified: true });
   });
 
-  it('401 for a tampered body, a stale timestamp and missing headers; nothing journaled', async () => {
+  it('401 for a tampered body, a stale timestamp and missing headers; nothing stored', async () => {
     const l = await listen({ secret });
     const body = sandboxBody();
     expect((await post(l.url, body.replace('PROP-1001', 'PROP-9999'), signed('m1', body))).status).toBe(401);
@@ -229,7 +258,7 @@ describe('listener: signatures', () => {
     expect(staleAnswer.text).toContain('valid signature but timestamp outside the 5-minute window');
     expect((await post(l.url, body)).status).toBe(401);
     expect(events.map((e) => (e.kind === 'rejected' ? e.reason : e.kind))).toEqual(['bad-signature', 'stale-timestamp', 'missing-headers']);
-    expect(journaled()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
   });
 
   it('checks the signature before parsing: a signed non-JSON body is a 400, an unsigned one a 401', async () => {
@@ -239,22 +268,22 @@ describe('listener: signatures', () => {
   });
 });
 
-describe('listener: journal and 2xx', () => {
-  it('journal line count equals the 2xx count under concurrent mixed traffic', async () => {
+describe('listener: store and 2xx', () => {
+  it('stored rows equal the 2xx count under concurrent mixed traffic', async () => {
     const l = await listen();
     const dup = sandboxBody();
     const bodies = [...Array.from({ length: 150 }, () => sandboxBody()), ...Array(20).fill(dup), ...Array(10).fill('not json')];
     const answers = await Promise.all(bodies.map((b) => post(l.url, b)));
     const ok = answers.filter((a) => a.status >= 200 && a.status < 300 && !a.text.includes('duplicate')).length;
     expect(ok).toBe(151);
-    expect(journaled()).toHaveLength(ok);
+    expect(stored()).toHaveLength(ok);
     expect(answers.filter((a) => a.status === 400)).toHaveLength(10);
     expect((await l.close()).received).toBe(151);
   });
 
-  it('answers 503 (so the sender retries) when the journal cannot be written', async () => {
+  it('answers 503 (so the sender retries) when the store cannot record it', async () => {
     const l = await listen();
-    await journal.close();
+    await store.close();
     const body = sandboxBody();
     expect((await post(l.url, body)).status).toBe(503);
     expect(events.at(-1)).toMatchObject({ kind: 'error' });
@@ -302,7 +331,7 @@ describe('listener: forwarding', () => {
 describe('listener: binding', () => {
   it('rejects with EADDRINUSE when the port is taken', async () => {
     const first = await listen();
-    const err = await startListener({ host: '127.0.0.1', port: first.port, path: '/webhook', journal, onEvent: () => {} }).catch((e: unknown) => e);
+    const err = await startListener({ host: '127.0.0.1', port: first.port, path: '/webhook', store, onEvent: () => {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ListenError);
     expect(err).toMatchObject({ code: 'EADDRINUSE', port: first.port });
     expect(String((err as Error).message)).toContain('EADDRINUSE');
