@@ -7,11 +7,8 @@ import { createTheme } from './theme.js';
 /** Files listed one by one up to this count; past it, only files with problems. */
 const LIST_CLEAN_FILES_UP_TO = 20;
 
-/** Output is encoded into Buffers of this size: written when full (text) or kept (--json). */
-const CHUNK_BYTES = 64 * 1024;
-
-/** Text gathered up to this length, then encoded. */
-const PENDING_CHARS = 8 * 1024;
+/** People's text is written in pieces of about this many characters, not line by line. */
+const TEXT_PIECE_CHARS = 64 * 1024;
 
 export interface ValidationOutput {
   /** One file's report, in input order. */
@@ -23,93 +20,37 @@ export interface ValidationOutput {
 /**
  * --json: the contract's document, `{"ok", "files"}`, on stdout once every file is known
  * (`ok` comes first). Otherwise people's text on stderr, grouped by file, as it comes.
- *
- * Nothing is kept per report: the --json text waits in Buffers, off the V8 heap, so
- * memory stays flat however many files a run checks.
  */
 export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
   return io.json ? jsonOutput(io) : textOutput(io, options);
 }
 
 function jsonOutput(io: Io): ValidationOutput {
-  const bytes = new ByteChunks();
+  // Each report is turned into its JSON as it comes, so the reports themselves are not kept.
+  const files: string[] = [];
   let ok = true;
-  let count = 0;
   return {
     add(r) {
       ok &&= r.ok;
       if (isQuietHeader(r)) return;
-      if (count++ > 0) bytes.append(',');
-      bytes.append(r.row === undefined ? reportJson(r) : rowReportJson(r));
+      files.push(r.row === undefined ? reportJson(r) : rowReportJson(r));
     },
     finish() {
-      bytes.append(']}\n');
-      io.stdout.write(Buffer.concat([Buffer.from(`{"ok":${ok},"files":[`, 'utf8'), ...bytes.end()]));
+      // Three writes rather than one string: no second copy of a document that can be megabytes.
+      io.stdout.write(`{"ok":${ok},"files":[`);
+      io.stdout.write(files.join(','));
+      io.stdout.write(']}\n');
     },
   };
 }
 
-/**
- * Text encoded into 64 KiB Buffers, off the V8 heap, a few KiB at a time: few calls into
- * the encoder, and little text left on the heap to survive young-generation collections
- * (a string gathered up to 64 KiB was copied at each, then promoted).
- */
-class ByteChunks {
-  private readonly sealed: Buffer[] = [];
-  private current = Buffer.allocUnsafe(CHUNK_BYTES);
-  private used = 0;
-  private pending = '';
-
-  append(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= PENDING_CHARS) this.encode();
-  }
-
-  /** Whether some chunks are full and waiting for takeFull(). */
-  get hasFull(): boolean {
-    return this.sealed.length > 0;
-  }
-
-  /** The full chunks, handed over; the one being filled stays. */
-  takeFull(): Buffer[] {
-    return this.sealed.splice(0);
-  }
-
-  /** Everything appended and not yet taken, in order. */
-  end(): Buffer[] {
-    this.encode();
-    this.seal();
-    return this.takeFull();
-  }
-
-  private encode(): void {
-    const text = this.pending;
-    this.pending = '';
-    // At most 3 bytes per UTF-16 unit: what may not fit starts a new chunk.
-    if (this.used + text.length * 3 > this.current.length) {
-      this.seal();
-      if (text.length * 3 > this.current.length) {
-        this.sealed.push(Buffer.from(text, 'utf8'));
-        return;
-      }
-    }
-    this.used += this.current.write(text, this.used, 'utf8');
-  }
-
-  private seal(): void {
-    if (this.used === 0) return;
-    this.sealed.push(this.current.subarray(0, this.used));
-    this.current = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.used = 0;
-  }
+function reportJson(r: FileReport): string {
+  return JSON.stringify({ file: r.file, ok: r.ok, errors: r.errors.map(issueJson), warnings: r.warnings.map(issueJson) });
 }
 
-/**
- * JSON.stringify({ file, ok, errors, warnings }) written out: the same bytes, without
- * walking a new object per file (a tenth of `validate --json` over 10,000 files).
- */
-function reportJson(r: Pick<FileReport, 'file' | 'ok' | 'errors' | 'warnings'>): string {
-  return `{"file":${jsonString(r.file)},"ok":${r.ok},"errors":${issuesJson(r.errors)},"warnings":${issuesJson(r.warnings)}}`;
+/** An issue as the --json contract has it: path and message, nothing else it may carry. */
+function issueJson(issue: Issue): Issue {
+  return { path: issue.path, message: issue.message };
 }
 
 /** A spreadsheet row: `row`, and `column` in each issue (cli-contract.md, "Spreadsheets"). */
@@ -130,65 +71,21 @@ function isQuietHeader(r: FileReport): boolean {
   return r.header === true && r.errors.length === 0 && r.warnings.length === 0 && !r.notes?.length;
 }
 
-function issuesJson(issues: readonly Issue[]): string {
-  if (issues.length === 0) return '[]';
-  let json = '[';
-  for (let i = 0; i < issues.length; i++) json += `${i === 0 ? '' : ','}${issueJson(issues[i] as Issue)}`;
-  return `${json}]`;
-}
-
-/**
- * The JSON of issues already written, by message then path: a batch repeats a few warnings
- * and errors over and over (every file with both bank data and a Pix key has the same one).
- * Bounded: emptied when it holds this many entries (one message can come with many paths:
- * "unknown field" for every made-up field name).
- */
-const issueJsonByMessage = new Map<string, Map<string, string>>();
-const ISSUE_JSON_MEMO_LIMIT = 1_000;
-let issueJsonEntries = 0;
-
-function issueJson(issue: Issue): string {
-  let byPath = issueJsonByMessage.get(issue.message);
-  let json = byPath?.get(issue.path);
-  if (json === undefined) {
-    json = `{"path":${jsonString(issue.path)},"message":${jsonString(issue.message)}}`;
-    if (issueJsonEntries >= ISSUE_JSON_MEMO_LIMIT) {
-      issueJsonByMessage.clear();
-      issueJsonEntries = 0;
-      byPath = undefined;
-    }
-    if (byPath === undefined) issueJsonByMessage.set(issue.message, (byPath = new Map()));
-    byPath.set(issue.path, json);
-    issueJsonEntries += 1;
-  }
-  return json;
-}
-
-/** How many issues' JSON the memo holds now (its bound is tested). */
-export function issueJsonMemoSize(): number {
-  return issueJsonEntries;
-}
-
-/** What JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates (any surrogate, to be safe). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** JSON.stringify(text), quoting directly the strings it would not change (nearly all). */
-export function jsonString(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
 function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
   const t = createTheme(io);
   const listClean = options.total <= LIST_CLEAN_FILES_UP_TO;
-  const bytes = new ByteChunks();
+  let pending = '';
   let files = 0;
   let rows = 0;
   let valid = 0;
   let errors = 0;
   let warnings = 0;
   const line = (text: string): void => {
-    bytes.append(`${text}\n`);
-    if (bytes.hasFull) for (const chunk of bytes.takeFull()) io.stderr.write(chunk);
+    pending += `${text}\n`;
+    if (pending.length >= TEXT_PIECE_CHARS) {
+      io.stderr.write(pending);
+      pending = '';
+    }
   };
   const issues = (report: FileReport): void => {
     for (const e of report.errors) line(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
@@ -228,7 +125,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
       const counted = rows === files && rows > 0 ? `${rows} row${rows === 1 ? '' : 's'}` : `${files} file${files === 1 ? '' : 's'}`;
       const summary = `${counted}: ${valid} valid, ${files - valid} invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${options.strict && warnings ? ', counted as errors with --strict' : ''})`;
       line(valid === files ? t.success(summary) : t.error(summary));
-      for (const chunk of bytes.end()) io.stderr.write(chunk);
+      io.stderr.write(pending);
     },
   };
 }
