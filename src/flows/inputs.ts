@@ -3,7 +3,7 @@
  * folders (every *.json below, sorted). Reads are synchronous on purpose: readFileSync is
  * four times faster than fs/promises for thousands of small files (performance-baselines.md).
  */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { type Issue, ROOT_PATH } from '../domain/issue.js';
@@ -139,7 +139,7 @@ export function loadSource(source: Source, stdin: StdinReader): Loaded {
       if (stdin.isTTY) {
         return fail(ExitCode.usage, FILE_PATH, 'standard input is a terminal; pipe a file into it, e.g. cat proposal.json | econsig validate -');
       }
-      text = readLimited(0);
+      text = readLimited(0, 'standard input');
     } else {
       text = readSmallFile(source.absolute);
     }
@@ -152,32 +152,27 @@ export function loadSource(source: Source, stdin: StdinReader): Loaded {
 
 class TooLargeError extends Error {}
 
-// One buffer for every file of a run: open, one read of at most 1 MiB + 1 byte, close. That
-// is faster than stat + readFileSync and refuses a huge file without reading it.
-let readBuffer: Buffer | undefined;
-
+/**
+ * A file's text, refused from its size when over 1 MiB (without reading it). A pipe or
+ * device (e.g. `<(jq ...)`) has no size to check first: it is read up to the limit.
+ */
 function readSmallFile(path: string): string {
-  readBuffer ??= Buffer.allocUnsafe(MAX_FILE_BYTES + 1);
-  const fd = openSync(path, 'r');
-  try {
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > MAX_FILE_BYTES) {
-        const size = fstatSync(fd).size;
-        const shown = size > MAX_FILE_BYTES ? `${(size / 1024 / 1024).toFixed(1)} MiB` : 'over 1 MiB';
-        throw new TooLargeError(`file is ${shown}; a submission is one small JSON object (at most 1 MiB)`);
-      }
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    const fd = openSync(path, 'r');
+    try {
+      return readLimited(fd, path);
+    } finally {
+      closeSync(fd);
     }
-    return readBuffer.toString('utf8', 0, length);
-  } finally {
-    closeSync(fd);
   }
+  if (stat.size > MAX_FILE_BYTES) {
+    throw new TooLargeError(`file is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; a submission is one small JSON object (at most 1 MiB)`);
+  }
+  return readFileSync(path, 'utf8');
 }
 
-function readLimited(fd: number): string {
+function readLimited(fd: number, name: string): string {
   const chunks: Buffer[] = [];
   let total = 0;
   const buffer = Buffer.allocUnsafe(64 * 1024);
@@ -196,7 +191,7 @@ function readLimited(fd: number): string {
     }
     if (n === 0) break;
     total += n;
-    if (total > MAX_FILE_BYTES) throw new TooLargeError('standard input is over 1 MiB; a submission is one small JSON object');
+    if (total > MAX_FILE_BYTES) throw new TooLargeError(`${name} is over 1 MiB; a submission is one small JSON object`);
     chunks.push(Buffer.from(buffer.subarray(0, n)));
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -120,6 +121,21 @@ describe('loadSource', () => {
     const loaded = load(name);
     expect(performance.now() - started).toBeLessThan(500);
     expect(loaded).toEqual({ ok: false, file: name, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: 'file is 3072.0 MiB; a submission is one small JSON object (at most 1 MiB)' }] });
+  });
+
+  // A named pipe has no size to check first; it is read to its end, but never past 1 MiB.
+  it.each([
+    ['a small document', 'printf \'{"n": "fifo"}\'', { ok: true, document: { n: 'fifo' } }],
+    ['an endless stream', 'yes "{}" 2>/dev/null', { ok: false, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: expect.stringMatching(/is over 1 MiB/) }] }],
+  ] as const)('a named pipe with %s', (_name, writer, want) => {
+    const name = `pipe-${want.ok}`;
+    expect(spawnSync('mkfifo', [join(root, name)]).status).toBe(0);
+    const child = spawn('sh', ['-c', `${writer} > '${join(root, name)}'`], { stdio: 'ignore' });
+    try {
+      expect(load(name)).toMatchObject(want);
+    } finally {
+      child.kill();
+    }
   });
 
   it('a folder passed as a file (race with expandInputs) is exit 2', () =>
