@@ -23,27 +23,16 @@ function editDistance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
-// The lists are constants (enum values, field names, setting keys): each is folded once, not
-// once per question; the UF list alone is 27 Unicode normalisations.
-const foldedLists = new WeakMap<readonly string[], readonly string[]>();
-
-function foldedOf(known: readonly string[]): readonly string[] {
-  let folded = foldedLists.get(known);
-  if (folded === undefined) foldedLists.set(known, (folded = known.map(fold)));
-  return folded;
-}
-
 /** The closest of `known` to `given`, if it is a near miss (1 edit for short names, 2 otherwise). */
 export function suggest(given: string, known: readonly string[]): string | undefined {
   const folded = fold(given);
-  const candidates = foldedOf(known);
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (let i = 0; i < known.length; i++) {
-    const candidate = candidates[i] as string;
+  for (const name of known) {
+    const candidate = fold(name);
     const distance = candidate === folded ? 0 : editDistance(folded, candidate);
     if (distance < bestDistance) {
-      best = known[i];
+      best = name;
       bestDistance = distance;
     }
   }
