@@ -111,7 +111,9 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     await term.answer('Issuing body', 'SSP');
     await term.waitFor('? State of issue');
     term.type('sp');
-    await term.waitFor('SP  São Paulo');
+    // The pointer on the option: the search has answered (the state's name alone is
+    // already on the screen from an earlier answer, once the first state is chosen).
+    await term.waitFor('❯ SP  São Paulo');
     term.keys('Enter');
     await term.answer('Issue date', '21/03/2015');
     await term.answer('Street', 'Avenida Paulista');
@@ -121,7 +123,7 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     await term.answer('City:', 'São Paulo');
     await term.waitFor('? State:');
     term.type('sao paulo');
-    await term.waitFor('SP  São Paulo');
+    await term.waitFor('❯ SP  São Paulo');
     term.keys('Enter');
 
     // A CEP one digit short: refused under the field, corrected in place.
