@@ -126,6 +126,8 @@ export interface TemplateInput {
   force: boolean;
 }
 
+export type DoctorInput = Record<string, never>;
+
 export interface CommandInputs {
   validate: ValidateInput;
   submit: SubmitInput;
@@ -137,6 +139,7 @@ export interface CommandInputs {
   history: HistoryInput;
   schema: SchemaInput;
   template: TemplateInput;
+  doctor: DoctorInput;
 }
 export type CommandName = keyof CommandInputs;
 

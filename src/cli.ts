@@ -330,6 +330,18 @@ export function buildProgram(
     });
 
   program
+    .command('doctor')
+    .description('check each step to the service: settings, clock, DNS, TCP, TLS, client certificate, token, receiver, store')
+    .addHelpText(
+      'after',
+      examples('econsig doctor', 'econsig doctor --profile homolog --json') +
+        '\nExit code: 0 when every check passes, else the exit code of the first that fails.\n',
+    )
+    .action(async () => {
+      await dispatch('doctor', {}, globals());
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema of a submission file')
     .addHelpText('after', examples('econsig schema > submission.schema.json'))

@@ -22,6 +22,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   config: () => import('./commands/config.js'),
   history: () => import('./commands/history.js'),
   schema: () => import('./commands/schema.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
 export interface MainOptions {

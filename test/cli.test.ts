@@ -84,6 +84,7 @@ describe('argv to typed input', () => {
       { action: 'login', withToken: false, clientCredentials: { tokenUrl: 'https://a.example/t', clientId: 'id', scope: 's', clientAuth: 'post', withSecret: true } },
     ],
     [['auth', 'status'], 'auth', { action: 'status' }],
+    [['doctor'], 'doctor', {}],
     [['auth', 'logout'], 'auth', { action: 'logout' }],
     [['auth', 'token'], 'auth', { action: 'token' }],
     [['config', 'set', 'base-url', 'https://h.example'], 'config', { action: 'set', key: 'base-url', value: 'https://h.example' }],

@@ -72,7 +72,9 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
 
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
-    if (!settings.token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
+    const oauth = settings.token?.source !== 'env' && (settings.values['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '');
+    if (oauth) renderNotice(io, 'the Authorization header below is a placeholder: an OAuth2 access token is fetched when sending.');
+    else if (!settings.token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
     renderInvalidFiles(io, reports);
     renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
     return reportsExitCode(reports);

@@ -37,6 +37,8 @@ export interface OpenAuthSessionOptions {
   now?: () => Date;
   /** Told about every token fetched (never the token itself is shown). */
   onTokenFetch?: (entry: CachedToken) => void;
+  /** false: ignore the cached token and fetch a new one (doctor proves the secret works). */
+  useCache?: boolean;
 }
 
 /** The profile's plan, or the operator's error when it is incomplete. */
@@ -133,7 +135,7 @@ export function openAuthSession(options: OpenAuthSessionOptions): AuthSession {
       credentials,
       fetchToken: (creds) =>
         requestAccessToken(creds, { dispatcher: pool, timeoutMs: settings.values['request-timeout'] * 1000, userAgent: defaultUserAgent() }),
-      loadCache: () => readTokenCache(home, profile),
+      loadCache: () => (options.useCache === false ? undefined : readTokenCache(home, profile)),
       saveCache: (entry) => writeTokenCache(home, profile, entry),
       ...(options.onTokenFetch ? { onFetch: options.onTokenFetch } : {}),
     });

@@ -34,6 +34,7 @@ export interface Settings {
   'tls.key': string | undefined;
   'tls.pfx': string | undefined;
   'tls.ca': string | undefined;
+  'receiver-url': string | undefined;
 }
 /** `token`: a static bearer token; `client-credentials`: OAuth2 (RFC 6749 §4.4). */
 export type AuthMethod = 'token' | 'client-credentials';
@@ -237,6 +238,12 @@ const specs: Record<SettingKey, SettingSpec> = {
     secret: false,
     parse: parseFilePath,
   },
+  'receiver-url': {
+    example: 'https://callbacks.example.com/webhook',
+    description: 'the team\'s receiver (econsig watch at the callback URL); econsig doctor checks it',
+    secret: false,
+    parse: parseHttpUrl,
+  },
 };
 
 export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
@@ -265,6 +272,7 @@ export function defaultSettings(profile: string): Settings {
     'tls.key': undefined,
     'tls.pfx': undefined,
     'tls.ca': undefined,
+    'receiver-url': undefined,
   };
 }
 

@@ -81,7 +81,8 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
           ...(o
             ? [
                 `  oauth:    POST ${o.tokenUrl} (client credentials, tokens live ${o.tokenTtlSeconds}s)`,
-                `  try:      econsig auth login --client-credentials --token-url ${o.tokenUrl} --client-id ${o.clientId} --base-url ${info.baseUrl}`,
+                `  try:      econsig config set base-url ${info.baseUrl}`,
+                `            econsig auth login --client-credentials --token-url ${o.tokenUrl} --client-id ${o.clientId}   (paste the secret above)`,
               ]
             : [`  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d ${shellQuote(`@${bundledExamplePath()}`)}`]),
           ...(info.clientCa ? [`  mTLS:     a client certificate signed by ${info.clientCa} is required`] : []),
