@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ensureHome, FILE_MODE } from './home.js';
 import {
@@ -146,9 +146,24 @@ export function causeCode(error: unknown): string | undefined {
   return typeof e?.code === 'string' ? e.code : undefined;
 }
 
+/**
+ * SQLite reports a full disk as SQLITE_FULL only when a write says so; creating the WAL or
+ * its shared memory on a full disk comes back as a plain I/O error. Ask the file system.
+ */
+function diskIsFull(location: string): boolean {
+  try {
+    const fsStats = fs.statfsSync(dirname(location));
+    return fsStats.bavail * fsStats.bsize < LOW_SPACE_BYTES;
+  } catch {
+    return false;
+  }
+}
+const LOW_SPACE_BYTES = 1024 * 1024;
+
 function storageError(location: string, what: string, error: unknown): StorageError {
   if (error instanceof StorageError) return error;
-  const code = causeCode(error);
+  let code = causeCode(error);
+  if ((code === 'EIO' || code === 'CANTOPEN' || code === 'ENOSPC') && diskIsFull(location)) code = 'ENOSPC';
   const detail = (error as { errstr?: unknown })?.errstr;
   const text = typeof detail === 'string' && code !== undefined && !code.startsWith('E') ? `${what} (${detail})` : what;
   return new StorageError(location, text, code, storageHint(code, location), error);

@@ -1,0 +1,199 @@
+/**
+ * The guard through the built binary against the sandbox (cli-contract.md, "The guard"):
+ * processes started together on one home send each proposal once; a finished batch run
+ * again sends nothing; a 422 frees the proposal; a batch killed with SIGKILL at random
+ * moments and run again never POSTs a proposal twice and loses none. Requests are counted
+ * at the sandbox.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { binPath, repoRoot, runCli, type RunResult } from './run-cli.js';
+import {
+  type CountedSandbox,
+  bankOnly,
+  cliEnv,
+  freePort,
+  parseSubmitJson,
+  readFixture,
+  startCountedSandbox,
+  useScratch,
+  writeJson,
+} from './submit-harness.js';
+
+let home: string;
+let dir: string;
+const scratch = useScratch();
+beforeEach(() => {
+  ({ home, dir } = scratch);
+});
+
+/** A catalogue of `n` approved proposals PROP-5001.., one worker each (so no "in progress" 422 between them). */
+function catalogueOf(n: number) {
+  const ids = Array.from({ length: n }, (_, i) => `PROP-${5001 + i}`);
+  const cpf = (i: number) => String(90_000_000_000 + i);
+  return {
+    ids,
+    catalogue: {
+      workers: ids.map((_, i) => ({ cpf: cpf(i), name: `Worker ${i}` })),
+      proposals: ids.map((idProposta, i) => ({ idProposta, workerCpf: cpf(i), outcome: 'approved' as const })),
+      pixKeys: [],
+    },
+  };
+}
+
+/** POSTs per proposal that reached the sandbox. */
+function postsByProposal(sbx: CountedSandbox): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of sbx.log) if (entry.idProposta) counts.set(entry.idProposta, (counts.get(entry.idProposta) ?? 0) + 1);
+  return counts;
+}
+
+interface HistoryEntry {
+  idProposta: string;
+  idContrato: string | null;
+  outcome: string;
+  result: { outcome: string } | null;
+}
+async function history(args: string[] = []): Promise<HistoryEntry[]> {
+  const run = await runCli(['history', '--json', '--limit', '100000', ...args], { env: { ECONSIG_HOME: home }, timeoutMs: 30_000 });
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { entries: HistoryEntry[] }).entries;
+}
+
+describe('processes started together on one home', () => {
+  it.each([2, 6])('%i processes with the same 40 files: each proposal POSTed once', async (processes) => {
+    const { ids, catalogue } = catalogueOf(40);
+    const sbx = await startCountedSandbox({ delayMs: 60_000, catalogue, latencyMs: 20 });
+    const folder = join(dir, 'batch');
+    mkdirSync(folder);
+    for (const id of ids) writeJson(folder, `${id}.json`, bankOnly(id));
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+
+    const runs = await Promise.all(
+      Array.from({ length: processes }, () => runCli(['submit', folder, '--concurrency', '4', '--json'], { env, timeoutMs: 60_000 })),
+    );
+    const posts = postsByProposal(sbx);
+    expect(sbx.requests(), 'requests that reached the sandbox').toBe(40);
+    expect([...posts.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(posts.keys())).toEqual(new Set(ids));
+    for (const run of runs) {
+      expect([0, 5], run.stderr).toContain(run.code);
+      const doc = parseSubmitJson(run.stdout);
+      // Every file is either accepted (sent by this process, or reported from the store) or
+      // skipped because another process held its claim at that moment.
+      expect(doc.results.every((r) => r.outcome === 'accepted' || r.outcome === 'skipped')).toBe(true);
+      expect(doc.results.every((r) => r.httpStatus !== 422)).toBe(true);
+    }
+    const entries = await history();
+    expect(entries).toHaveLength(40);
+    expect(entries.every((e) => e.outcome === 'accepted')).toBe(true);
+  }, 90_000);
+});
+
+describe('a finished batch run again', () => {
+  it('after --wait saw it approved, the same command sends nothing and reports approved from the store (exit 0)', async () => {
+    const port = await freePort();
+    const sbx = await startCountedSandbox({ delayMs: 200, webhookUrl: `http://127.0.0.1:${port}/webhook` });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const args = ['submit', 'fixtures/valid/bank-and-pix.json', '--wait', '--listen', `127.0.0.1:${port}`, '--timeout', '10', '--json'];
+    const first = await runCli(args, { env });
+    expect(first.code, first.stderr).toBe(0);
+    const approved = parseSubmitJson(first.stdout).results[0]!;
+    expect(approved.outcome).toBe('approved');
+    expect(sbx.requests()).toBe(1);
+
+    for (const again of [await runCli(args, { env }), await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env })]) {
+      expect(again.code, again.stderr).toBe(0);
+      const r = parseSubmitJson(again.stdout).results[0]!;
+      expect(r).toMatchObject({ outcome: 'approved', idContrato: approved.idContrato });
+      expect(r.message).toMatch(/from the store/);
+    }
+    expect(sbx.requests()).toBe(1);
+
+    // A changed body for the approved proposal: skipped (exit 5), naming the contract.
+    const fixture = readFixture('valid/bank-and-pix.json');
+    const changed = writeJson(dir, 'changed.json', { ...fixture, pessoa: { ...fixture.pessoa, email: 'nova@example.com' } });
+    const other = await runCli(['submit', changed, '--json'], { env });
+    expect(other.code, other.stderr).toBe(5);
+    const skipped = parseSubmitJson(other.stdout).results[0]!;
+    expect(skipped).toMatchObject({ outcome: 'skipped', idContrato: approved.idContrato });
+    expect(skipped.message).toContain(approved.idContrato!);
+    expect(sbx.requests()).toBe(1);
+    const entries = await history(['--proposal', 'PROP-1001']);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ outcome: 'accepted', result: { outcome: 'approved' } });
+  });
+
+  it('a 422 frees the proposal: the same file is sent again, and the corrected one is accepted', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const fixture = readFixture('valid/bank-and-pix.json');
+    const wrongKey = writeJson(dir, 'wrong-key.json', { ...fixture, contaBancaria: { ...fixture.contaBancaria, chavePix: 'outra.pessoa@example.com' } });
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const run = await runCli(['submit', wrongKey, '--json'], { env });
+      expect(run.code, run.stderr).toBe(5);
+      expect(parseSubmitJson(run.stdout).results[0]).toMatchObject({ outcome: 'rejected', httpStatus: 422 });
+      expect(sbx.requests()).toBe(attempt);
+    }
+    const fixed = await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(parseSubmitJson(fixed.stdout).results[0]).toMatchObject({ outcome: 'accepted', httpStatus: 202 });
+    expect(sbx.requests()).toBe(3);
+    const outcomes = (await history(['--proposal', 'PROP-1001'])).map((e) => e.outcome);
+    expect(outcomes).toEqual(['accepted', 'rejected', 'rejected']);
+    expect((await history(['--outcome', 'rejected'])).length).toBe(2);
+  });
+});
+
+describe('a batch killed with SIGKILL, then run again', () => {
+  it('500 files, killed at random moments three times: no proposal POSTed twice, none lost', async () => {
+    const { ids, catalogue } = catalogueOf(500);
+    const sbx = await startCountedSandbox({ delayMs: 600_000, catalogue, latencyMs: 5 });
+    const folder = join(dir, 'batch');
+    mkdirSync(folder);
+    for (const id of ids) writeJson(folder, `${id}.json`, bankOnly(id));
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const args = [binPath, 'submit', folder, '--concurrency', '8', '--json'];
+
+    const killedAt: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const before = sbx.requests();
+      const child = spawn(process.execPath, args, { cwd: repoRoot, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env } as NodeJS.ProcessEnv, stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      // A random moment once sending has begun: between 1 and 120 more requests.
+      const target = before + 1 + Math.floor(Math.random() * 120);
+      const deadline = Date.now() + 20_000;
+      while (sbx.requests() < target && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      child.kill('SIGKILL');
+      await exited;
+      killedAt.push(sbx.requests());
+    }
+    const final: RunResult = await runCli(['submit', folder, '--concurrency', '8', '--json'], { env, timeoutMs: 60_000 });
+    expect([0, 5]).toContain(final.code);
+
+    const posts = postsByProposal(sbx);
+    const twice = [...posts].filter(([, n]) => n > 1);
+    expect(twice, `killed after ${killedAt.join(', ')} requests`).toEqual([]);
+    const entries = await history();
+    const byProposal = new Map(entries.map((e) => [e.idProposta, e]));
+    for (const id of ids) {
+      const entry = byProposal.get(id);
+      // None lost: each proposal is in the store, either with its contract (the sandbox has
+      // it) or as unknown (claimed when a kill came: it may or may not have arrived).
+      expect(entry, id).toBeDefined();
+      if (entry!.outcome === 'accepted') expect(posts.get(id), id).toBe(1);
+      else expect(entry!.outcome, id).toBe('unknown');
+      if (posts.get(id) === 1 && entry!.outcome === 'accepted') expect(entry!.idContrato).not.toBeNull();
+    }
+    // Each kill can leave at most --concurrency claims without an answer.
+    expect(entries.filter((e) => e.outcome === 'unknown').length).toBeLessThanOrEqual(3 * 8);
+    const accepted = entries.filter((e) => e.outcome === 'accepted').map((e) => e.idContrato);
+    expect(new Set(accepted).size).toBe(accepted.length);
+    // Every recorded contract exists at the sandbox; the sandbox's others are the unknowns that did arrive.
+    const atSandbox = new Set(sbx.sandbox.contracts().map((c) => c.idContrato));
+    expect(accepted.every((id) => atSandbox.has(id as string))).toBe(true);
+    expect(atSandbox.size - accepted.length).toBeLessThanOrEqual(entries.filter((e) => e.outcome === 'unknown').length);
+  }, 120_000);
+});
