@@ -13,6 +13,7 @@ if (wanted('validate')) printValidate(await benchValidate());
 for (const [name, file, fn, print] of [
   ['submit', './submit.mjs', 'benchSubmit', 'printSubmit'],
   ['listener', './listener.mjs', 'benchListener', 'printListener'],
+  ['sheets', './sheets.mjs', 'benchSheets', 'printSheets'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);

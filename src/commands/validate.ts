@@ -12,7 +12,7 @@ export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict };
   const sources = expandInputs(input.files, options.cwd);
   const anySheet = sources.some((s) => sheetFormatOf(s.file, input.format) !== undefined);
-  // Only a sheet loads the sheet code (and csv-parse or exceljs with it).
+  // Only a sheet loads the sheet code (and exceljs with it).
   const sheets = anySheet ? await import('../flows/sheet-inputs.js') : undefined;
   const lang = sheets?.sheetLang(input.lang, ctx.env);
   // A sheet's rows are many: list only the rows with something to say.

@@ -3,11 +3,11 @@
  * decimal mark), `,` or tab; UTF-8 with or without a byte order mark, or Windows-1252
  * ("CSV (separado por vírgulas)" in a Portuguese Excel); CRLF; quoted fields with
  * separators, quotes and line breaks inside. Streamed: one record at a time, so memory does
- * not grow with the file. csv-parse does the quoting rules; this file only detects the
+ * not grow with the file. csv-split.ts does the quoting rules; this file detects the
  * encoding and the separator, from the first 64 KiB.
  */
-import { Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
+import { CsvQuoteError, CsvSplitter } from './csv-split.js';
 
 export interface RawRow {
   /** The row as the spreadsheet shows it: the header is row 1. */
@@ -117,32 +117,22 @@ async function* decode(chunks: AsyncIterable<Buffer | string>, onEncoding: (enco
  * given as they are, empty ones included: the caller decides what an empty row means.
  */
 export async function* readCsvRows(chunks: AsyncIterable<Buffer | string>, onEncoding: (encoding: CsvEncoding, delimiter: string) => void = () => undefined): AsyncGenerator<RawRow> {
-  const { parse } = await import('csv-parse');
   let row = 0;
   let encoding: CsvEncoding = 'utf-8';
-  const text = decode(chunks, (found) => (encoding = found), () => row + 1);
-  // The separator comes from the first decoded text (64 KiB, or the whole file when smaller).
-  const first = await text.next();
-  if (first.done) return;
-  const delimiter = detectDelimiter(first.value);
-  onEncoding(encoding, delimiter);
-  async function* all(): AsyncGenerator<string> {
-    yield first.value as string;
-    yield* text;
-  }
-  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: false, bom: true, relax_quotes: true });
-  // pipeline, not pipe: a decoding error must end the parser (and this loop) with it.
-  pipeline(Readable.from(all(), { objectMode: true }), parser, () => undefined);
+  let splitter: CsvSplitter | undefined;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      row += 1;
-      yield { row, cells: record };
+    for await (const text of decode(chunks, (found) => (encoding = found), () => row + 1)) {
+      if (splitter === undefined) {
+        // The separator comes from the first decoded text (64 KiB, or the whole file when smaller).
+        const delimiter = detectDelimiter(text);
+        onEncoding(encoding, delimiter);
+        splitter = new CsvSplitter(delimiter);
+      }
+      for (const cells of splitter.push(text, false)) yield { row: ++row, cells };
     }
+    if (splitter !== undefined) for (const cells of splitter.push('', true)) yield { row: ++row, cells };
   } catch (error) {
-    if (error instanceof SheetReadError) throw error;
-    const cause = error as Error & { lines?: number; code?: string };
-    throw new SheetReadError({ kind: 'bad-csv', line: cause.lines ?? row + 1, reason: cause.message }, row + 1);
-  } finally {
-    parser.destroy();
+    if (error instanceof CsvQuoteError) throw new SheetReadError({ kind: 'bad-csv', line: error.line, reason: error.message }, row + 1);
+    throw error;
   }
 }

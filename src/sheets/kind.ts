@@ -1,6 +1,6 @@
 /**
  * Which inputs are spreadsheets. Import-light on purpose: every run of validate and submit
- * asks this, and only a sheet loads the readers (and csv-parse or exceljs with them).
+ * asks this, and only a sheet loads the readers (and exceljs with them).
  */
 export type SheetFormat = 'csv' | 'xlsx';
 
