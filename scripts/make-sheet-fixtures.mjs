@@ -3,6 +3,15 @@
 // .xlsx (through exceljs) whose CEP, agência and bank code are number cells, with a date
 // cell, a formula and a merged title above the header. The files are committed; run this
 // again only to change them: `node scripts/make-sheet-fixtures.mjs`.
+//
+// Two more were made once by LibreOffice 7.4 (Debian's libreoffice-calc-nogui), as a clerk
+// would: excel-ptbr-cp1252.csv opened with pt-BR settings and saved as xlsx (CEP, agência,
+// bank code and phones became numbers, the DD/MM/YYYY date a date cell), then that saved
+// as a `;` Windows-1252 CSV (with LibreOffice's en-US date format, 03/21/15):
+//   soffice --headless --infilter='CSV:59,34,1,1,,1046' --convert-to xlsx excel-ptbr-cp1252.csv
+//   soffice --headless --convert-to 'csv:Text - txt - csv (StarCalc):59,34,1' libreoffice-from-csv.xlsx
+// They are committed as libreoffice-from-csv.xlsx and libreoffice-export-cp1252.csv; the
+// tests never need LibreOffice.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 

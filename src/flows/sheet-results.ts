@@ -19,6 +19,9 @@ export function openSheetResults(sheets: readonly SheetInput[], reports: readonl
   if (flag !== undefined && sheets.length > 1) {
     throw new UsageError('--results names one file, and more than one sheet was given', 'Send one sheet at a time with --results, or leave --results out: each sheet gets <name>.resultados.<ext> beside it.');
   }
+  if (flag !== undefined && !/\.(csv|xlsx)$/i.test(flag)) {
+    throw new UsageError(`--results ${flag}: the results file must end in .csv or .xlsx`, 'e.g. --results resultados.xlsx');
+  }
   const writers = new Map<string, ResultsWriter>();
   for (const sheet of sheets) {
     const rows = reports.filter((r) => r.file === sheet.file && r.row !== undefined && !r.header);

@@ -146,6 +146,10 @@ export function cellText(value: unknown, column: SheetColumn, m: SheetMessages):
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) {
       const digits = String(value);
+      // A phone typed as +55... in a number cell lost its "+" (Excel keeps digits only).
+      if (column.path === 'pessoa.telefone' && /^55\d{10,11}$/.test(digits)) {
+        return { text: `+${digits}`, warning: m.phoneNumberCell(digits, `+${digits}`), wasNumber: true };
+      }
       if (column.digits !== undefined && digits.length < column.digits) {
         const text = digits.padStart(column.digits, '0');
         return { text, warning: m.numberAsText(digits, text, column.digits), wasNumber: true };

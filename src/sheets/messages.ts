@@ -31,6 +31,8 @@ export const sheetMessages = {
     numberAsText: (shown: string, text: string, digits: number) =>
       `a célula tem o número ${shown}; lida como o texto ${quote(text)} (${digits} dígitos: o Excel apaga os zeros à esquerda; formate a coluna como Texto)`,
     numberToText: (shown: string, text: string) => `a célula tem o número ${shown}; lida como o texto ${quote(text)}`,
+    phoneNumberCell: (shown: string, text: string) =>
+      `a célula tem o número ${shown}; lido como ${quote(text)} (uma célula de número perde o "+" do telefone; formate a coluna como Texto)`,
     dateCell: (text: string) => `célula de data lida como ${quote(text)}`,
     formulaNoValue: 'a fórmula não tem valor calculado (salve a planilha no Excel ou LibreOffice antes)',
     cellError: (code: string) => `a célula tem o erro ${code}`,
@@ -59,6 +61,8 @@ export const sheetMessages = {
     numberAsText: (shown: string, text: string, digits: number) =>
       `the cell holds the number ${shown}; read as the text ${quote(text)} (${digits} digits: Excel drops leading zeros; format the column as Text)`,
     numberToText: (shown: string, text: string) => `the cell holds the number ${shown}; read as the text ${quote(text)}`,
+    phoneNumberCell: (shown: string, text: string) =>
+      `the cell holds the number ${shown}; read as ${quote(text)} (a number cell loses a phone's "+"; format the column as Text)`,
     dateCell: (text: string) => `date cell read as ${quote(text)}`,
     formulaNoValue: 'the formula has no computed value (save the sheet in Excel or LibreOffice first)',
     cellError: (code: string) => `the cell holds the error ${code}`,

@@ -3,11 +3,12 @@
  * fixtures/sheets/ as Excel writes them, validate and submit against the sandbox, results
  * sheets read back with exceljs, and the template round trip.
  */
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './run-cli.js';
+import { binPath, repoRoot, runCli } from './run-cli.js';
 import { cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
 
 const scratch = useScratch();
@@ -182,6 +183,69 @@ describe('submit a sheet', () => {
   });
 });
 
+/** A `;` CSV of `count` bank-only rows for the catalogue's PROP-2001... (accepted by the sandbox). */
+function batchCsv(path: string, count: number): void {
+  const header = 'Id da proposta;Naturalidade;Estado civil;E-mail;Telefone;Tipo de documento;Número do documento;Órgão expedidor;UF do documento;Data de emissão;Logradouro;Número;Bairro;Cidade;UF;CEP;Código do banco;Agência;Conta;Tipo de conta';
+  const rows = Array.from({ length: count }, (_, i) =>
+    `PROP-${2001 + i};Recife;CASADO;w${i}@example.com;+5581987654321;RG;1234567${i};SSP;PE;2015-03-21;Rua da Aurora;${i + 1};Boa Vista;Recife;PE;50050000;341;0123;12345-6;CORRENTE`);
+  writeFileSync(path, `${[header, ...rows].join('\r\n')}\r\n`);
+}
+
+/** Start the binary, and SIGKILL or SIGINT it once `ready` says so (polled every 50 ms). */
+function runUntil(args: string[], env: Record<string, string | undefined>, ready: () => boolean, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [binPath, ...args], { env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env } as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const poll = setInterval(() => {
+      if (ready()) {
+        clearInterval(poll);
+        child.kill(signal);
+      }
+    }, 50);
+    const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      clearTimeout(limit);
+      resolve(code);
+    });
+  });
+}
+
+const linesOf = (path: string): string[] => (existsSync(path) ? readFileSync(path, 'utf8').replace(/^\ufeff/, '').split('\r\n').filter(Boolean) : []);
+
+describe('results written as the batch goes', () => {
+  it('a crash (SIGKILL) leaves the rows done so far, in order; an xlsx target keeps its partial CSV', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000, latencyMs: 300 });
+    const input = join(scratch.dir, 'lote.csv');
+    batchCsv(input, 8);
+    const partial = join(scratch.dir, 'lote.resultados.parcial.csv');
+    const code = await runUntil(['submit', input, '--concurrency', '1', '--results', join(scratch.dir, 'lote.resultados.xlsx')],
+      cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), () => linesOf(partial).length >= 3, 'SIGKILL');
+    expect(code).toBe(null);
+    const lines = linesOf(partial);
+    expect(lines[0]).toMatch(/;idContrato;outcome;httpStatus;erros;result$/);
+    const done = lines.slice(1);
+    expect(done.length).toBeGreaterThanOrEqual(2);
+    expect(done.length).toBeLessThan(8);
+    done.forEach((line, i) => expect(line).toMatch(new RegExp(`^PROP-${2001 + i};.*;accepted;202;;$`)));
+    expect(existsSync(join(scratch.dir, 'lote.resultados.xlsx'))).toBe(false);
+  });
+
+  it('Ctrl-C (SIGINT): exit 130, and the results file has every row, the unsent ones skipped', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000, latencyMs: 300 });
+    const input = join(scratch.dir, 'lote.csv');
+    batchCsv(input, 8);
+    const out = join(scratch.dir, 'lote.resultados.csv');
+    const code = await runUntil(['submit', input, '--concurrency', '1'], cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), () => linesOf(out).length >= 3, 'SIGINT');
+    expect(code).toBe(130);
+    const rows = linesOf(out).slice(1);
+    expect(rows).toHaveLength(8);
+    const outcomes = rows.map((line) => line.split(';').at(-4));
+    expect(outcomes[0]).toBe('accepted');
+    expect(outcomes.at(-1)).toBe('skipped');
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
+  });
+});
+
 describe('template', () => {
   it('xlsx template → filled with exceljs → validate passes; the help sheet explains each column', async () => {
     const path = join(scratch.dir, 'modelo.xlsx');
@@ -210,5 +274,27 @@ describe('template', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.charCodeAt(0)).toBe(0xfeff);
     expect(run.stdout.slice(1)).toMatch(/^Proposal id;City of birth;Marital status;.*;Pix key\r\n$/);
+  });
+});
+
+describe('files made by LibreOffice (committed; see scripts/make-sheet-fixtures.mjs)', () => {
+  it('a CSV opened and saved as xlsx: number cells (agência, CEP, phones) and a date cell come back as the text the service takes', async () => {
+    const run = await runCli(['submit', join(sheets, 'libreoffice-from-csv.xlsx'), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
+    const doc = JSON.parse(run.stdout) as { requests: Array<{ row: number; body: any }>; files: RowEntry[] };
+    expect(doc.requests.map((r) => r.row)).toEqual([2, 5]);
+    expect(doc.requests[0]!.body.contaBancaria.agencia).toBe('0001');
+    expect(doc.requests[0]!.body.pessoa.documento.dataDeEmissao).toBe('2015-03-21');
+    expect(doc.requests[1]!.body.pessoa.telefone).toBe('+5541998765432');
+    const row3 = doc.files.find((f) => f.row === 3)!;
+    expect(row3.warnings).toContainEqual(expect.objectContaining({ column: 'CEP', message: expect.stringContaining('"01310100"') }));
+    expect(row3.errors.map((e) => e.column).sort()).toEqual(['E-mail', 'UF do documento']);
+  });
+
+  it("LibreOffice's own `;` CSV export: its US date is refused naming row and column", async () => {
+    const run = await runCli(['validate', join(sheets, 'libreoffice-export-cp1252.csv'), '--json']);
+    expect(run.code).toBe(1);
+    const row2 = validateJson(run.stdout).files.find((f) => f.row === 2)!;
+    expect(row2.errors).toEqual([expect.objectContaining({ path: 'pessoa.documento.dataDeEmissao', column: 'Data de emissão' })]);
+    expect(row2.warnings).toContainEqual(expect.objectContaining({ column: 'Agência', message: expect.stringContaining('"1" → "0001"') }));
   });
 });

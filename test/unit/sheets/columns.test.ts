@@ -54,6 +54,8 @@ describe('cellText', () => {
     [1310100, 'pessoa.endereco.cep', '01310100', true],
     [12, 'contaBancaria.agencia', '0012', true],
     [1, 'contaBancaria.compe', '001', true],
+    [5541998765432, 'pessoa.telefone', '+5541998765432', true],
+    [11987654321, 'pessoa.telefone', '11987654321', false],
     [341, 'contaBancaria.compe', '341', false],
     [123456789, 'pessoa.documento.numero', '123456789', false],
     [new Date(Date.UTC(2015, 2, 21)), 'pessoa.documento.dataDeEmissao', '2015-03-21', false],
