@@ -39,3 +39,46 @@ export function maskMiddle(value: string, start: number, end: number): string {
   }
   return value.slice(0, start) + '*'.repeat(hidden) + value.slice(value.length - end);
 }
+
+/**
+ * A database URL as it may be shown: without its password (`postgres://user@host/db`).
+ * Text that is not a URL is returned with any `scheme://user:password@` cut to `user@`.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return redactUrlsIn(url, undefined);
+  }
+}
+
+/**
+ * Cut the password of `url` (as written, and URL-decoded) and of anything shaped like
+ * `scheme://user:password@` out of `text`: for errors and logs of a database client.
+ */
+export function redactUrlsIn(text: string, url: string | undefined): string {
+  let out = text;
+  if (url !== undefined) {
+    let password = '';
+    try {
+      password = new URL(url).password;
+    } catch {
+      // An unparsable URL has no password we can find; the pattern below still applies.
+    }
+    for (const secret of new Set([password, safeDecode(password)])) {
+      if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+    }
+  }
+  return out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]*@/gi, '$1@');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
