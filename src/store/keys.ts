@@ -3,7 +3,7 @@
  * Pure: no file, env or clock access, so every rule has a one-line test.
  */
 import { suggest } from '../suggest.js';
-import { maskSecret } from '../redact.js';
+import { maskSecret, redactUrl } from '../redact.js';
 import { UsageError } from '../errors.js';
 import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
 
@@ -14,6 +14,7 @@ export const DEFAULT_PROFILE = 'default';
 /** Every effective setting, typed. Keys are the names `econsig config` uses. */
 export interface Settings {
   'base-url': string | undefined;
+  'database-url': string | undefined;
   'webhook.port': number;
   'webhook.host': string;
   'webhook.path': string;
@@ -48,6 +49,8 @@ interface SettingSpec {
   example: string;
   description: string;
   secret: boolean;
+  /** How a secret value is shown (config get/list); default: masked to its last 4 characters. */
+  display?: (value: string) => string;
   /** Parse and check a value; returns an error message (without the key) when bad. */
   parse(raw: string): { value: string | number } | { error: string };
 }
@@ -94,6 +97,22 @@ const specs: Record<SettingKey, SettingSpec> = {
     description: 'service base URL',
     secret: false,
     parse: parseHttpUrl,
+  },
+  'database-url': {
+    example: 'postgres://econsig@db.example.com/econsig',
+    description: 'the team store: a PostgreSQL URL shared by the team (default: SQLite in the home)',
+    secret: true,
+    display: redactUrl,
+    parse: (raw) => {
+      const text = raw.trim();
+      try {
+        const url = new URL(text);
+        if ((url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '') return { value: text };
+      } catch {
+        // fall through to the message below
+      }
+      return { error: 'expected a postgres://user:password@host:port/database URL' };
+    },
   },
   'webhook.port': {
     example: '4020',
@@ -252,6 +271,7 @@ export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
 export function defaultSettings(profile: string): Settings {
   return {
     'base-url': profile === DEFAULT_PROFILE ? SANDBOX_BASE_URL : undefined,
+    'database-url': undefined,
     'webhook.port': 4020,
     'webhook.host': '127.0.0.1',
     'webhook.path': '/webhook',
@@ -322,7 +342,8 @@ export function parseSettingValue(key: SettingKey, raw: string, origin?: string)
 /** The printable form of a setting value: secrets masked, unset values as undefined. */
 export function displayValue(key: SettingKey, value: SettingValue): string | number | undefined {
   if (value === undefined) return undefined;
-  return isSecretKey(key) ? maskSecret(String(value)) : value;
+  if (!isSecretKey(key)) return value;
+  return (specs[key].display ?? maskSecret)(String(value));
 }
 
 /** Profile names become object keys in the store, so keep them plain. */

@@ -24,6 +24,7 @@ export type Env = Record<string, string | undefined>;
 /** Environment variables that set a setting (cli-contract.md "Environment"). */
 export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
   'base-url': 'ECONSIG_BASE_URL',
+  'database-url': 'ECONSIG_DATABASE_URL',
   'webhook.secret': 'ECONSIG_WEBHOOK_SECRET',
   'auth.token-url': 'ECONSIG_TOKEN_URL',
   'auth.client-id': 'ECONSIG_CLIENT_ID',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskMiddle, maskSecret, redactToken } from '../../src/redact.js';
+import { maskMiddle, maskSecret, redactToken, redactUrl, redactUrlsIn } from '../../src/redact.js';
 
 const TOKEN = 'tok_live_9f8e7d6c5b4a39281706';
 
@@ -41,5 +41,25 @@ describe('maskMiddle', () => {
       expect(masked).toHaveLength(value.length);
       expect(masked.split('').filter((c) => c === '*').length).toBeGreaterThanOrEqual(Math.ceil(value.length / 3));
     }
+  });
+});
+
+describe('database URLs', () => {
+  it.each([
+    ['postgres://econsig:s3cr%40t-pw@db.example:5432/econsig', 'postgres://econsig@db.example:5432/econsig'],
+    ['postgresql://u@h/db', 'postgresql://u@h/db'],
+    ['postgres://:only-password@h/db', 'postgres://h/db'],
+    ['not a url postgres://u:pw-here@h/db', 'not a url postgres://u@h/db'],
+  ])('redactUrl(%s) → %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
+
+  it('cuts the password, as written and decoded, out of any text', () => {
+    const url = 'postgres://econsig:s3cr%40t-pw@db.example/econsig';
+    const text = 'connect failed for postgres://econsig:s3cr%40t-pw@db.example/econsig; password "s3cr@t-pw" rejected; other mysql://a:bcdef@x';
+    const out = redactUrlsIn(text, url);
+    expect(out).not.toContain('s3cr');
+    expect(out).not.toContain('bcdef');
+    expect(out).toContain('postgres://econsig@db.example/econsig');
   });
 });
