@@ -2,8 +2,8 @@ import type { Context, HistoryInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
 import { sinceInstant } from '../domain/since.js';
-import { resolveHome } from '../store/home.js';
 import { openStore } from '../store/open-store.js';
+import { resolveSettings } from '../store/settings.js';
 import { renderHistory, renderImport } from '../ui/history-output.js';
 
 /** The submit outcomes, and `cancelled`, which only a result can be. */
@@ -18,7 +18,9 @@ export async function run(input: HistoryInput, ctx: Context): Promise<number> {
     since = sinceInstant(input.since, new Date()) ?? undefined;
     if (since === undefined) throw new UsageError(`--since ${JSON.stringify(input.since)} is neither a date nor a duration.`, 'Use an ISO date (2026-05-01, 2026-05-01T12:00Z) or a duration back from now (30m, 2h, 7d).');
   }
-  const store = await openStore({ home: resolveHome(ctx.env), onImport: (report) => renderImport(ctx.io, report) });
+  // The profile's store: SQLite in the home, or the team store of database-url.
+  const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
+  const store = await openStore({ home: settings.paths.home, databaseUrl: settings.values['database-url'], onImport: (report) => renderImport(ctx.io, report) });
   try {
     const page = await store.history({
       limit: input.limit,

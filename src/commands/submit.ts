@@ -113,6 +113,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   try {
     results = await runSubmit(reports, {
       home: settings.paths.home,
+      databaseUrl: values['database-url'],
       profile: settings.profile.name,
       baseUrl,
       tokens: session.tokens,
@@ -121,7 +122,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       concurrency: values.concurrency,
       force: input.force,
       ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: SANDBOX_DOWN_HINT } : {}),
-      ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000 } } : {}),
+      // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
+      ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000, listen: !(values['database-url'] && !input.listen) } } : {}),
       signal: ctx.signal,
       onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) }),
       onRetry: (info) => renderRetry(io, info),

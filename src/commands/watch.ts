@@ -12,6 +12,7 @@ import { runWatchSession } from '../flows/watch-session.js';
 
 interface WatchSettings extends ListenerSettings {
   home: string;
+  databaseUrl: string | undefined;
   waitTimeoutSeconds: number;
 }
 
@@ -28,7 +29,7 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
       ...(input.auth === undefined ? {} : { 'webhook.auth': input.auth }),
     },
   });
-  return { ...listenerSettings(s), home: s.paths.home, waitTimeoutSeconds: s.values['wait-timeout'] };
+  return { ...listenerSettings(s), home: s.paths.home, databaseUrl: s.values['database-url'], waitTimeoutSeconds: s.values['wait-timeout'] };
 }
 
 export async function run(input: WatchInput, ctx: Context): Promise<number> {
@@ -55,10 +56,14 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
   const output = createWatchOutput(ctx.io);
   const timeoutSeconds = input.contract === undefined ? undefined : (input.timeout ?? settings.waitTimeoutSeconds);
 
+  // --contract with a team store and no --port/--host: the receiver is elsewhere; wait on the store.
+  const listen = !(settings.databaseUrl && input.contract !== undefined && input.port === undefined && input.host === undefined);
   let end;
   try {
     end = await runWatchSession({
       home: settings.home,
+      databaseUrl: settings.databaseUrl,
+      listen,
       host: settings.host,
       port: settings.port,
       path: settings.path,
@@ -72,6 +77,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
       onImport: (report) => renderImport(ctx.io, report),
       onListening: (url) =>
         output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, store: settings.home }),
+      onFollowing: (store) => output.following({ store, contract: input.contract ?? '' }),
       onEvent: (event) => output.event(event),
     });
   } catch (error) {

@@ -13,6 +13,11 @@ import { type ContractResult, fromStore, isFinal } from './watch-session.js';
 
 export interface WaiterOptions {
   store: Store;
+  /**
+   * false: bind no port, learn results from the store alone (a team store, whose receiver
+   * is on another machine: cli-contract.md "Teams and homologation").
+   */
+  listen?: boolean;
   host: string;
   port: number;
   path: string;
@@ -22,7 +27,7 @@ export interface WaiterOptions {
 
 export interface ResultWaiter {
   /** How results arrive: our own listener, or the store another process's listener writes. */
-  readonly mode: { kind: 'listening'; url: string } | { kind: 'following'; url: string };
+  readonly mode: { kind: 'listening'; url: string } | { kind: 'following'; url: string } | { kind: 'store'; url: string };
   /** Resolves with the final result, or `null` after `timeoutMs` or when `signal` aborts. */
   waitFor(idContrato: string, timeoutMs: number, signal: AbortSignal): Promise<ContractResult | null>;
   close(): Promise<void>;
@@ -53,34 +58,36 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
   };
 
   let listener: Listener | undefined;
-  let mode: ResultWaiter['mode'];
-  try {
-    listener = await startListener({
-      host: options.host,
-      port: options.port,
-      path: options.path,
-      store: options.store,
-      secret: options.secret,
-      extractOptions: options.extractOptions,
-      onEvent: (event) => {
-        if (event.kind !== 'delivery' || event.idContrato === null || !isFinal(event.outcome)) return;
-        const { idContrato, outcome, status, reason } = event;
-        publish({ idContrato, outcome, status, reason, source: 'live' });
-      },
-    });
-    mode = { kind: 'listening', url: listener.url };
-  } catch (error) {
-    if (!(error instanceof ListenError) || error.code !== 'EADDRINUSE') throw error;
-    // Only a watch that writes to this very store brings the results here.
-    const theirs = await watchStoreAt(options.host, options.port);
-    if (theirs === undefined) throw error;
-    if (theirs !== options.store.location) {
-      throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this store (${options.store.location})`, {
-        exitCode: ExitCode.usage,
-        hint: 'Run submit with the same ECONSIG_HOME as that watch, or give --listen a free port that the sender targets.',
+  let mode: ResultWaiter['mode'] = { kind: 'store', url: options.store.location };
+  if (options.listen !== false) {
+    try {
+      listener = await startListener({
+        host: options.host,
+        port: options.port,
+        path: options.path,
+        store: options.store,
+        secret: options.secret,
+        extractOptions: options.extractOptions,
+        onEvent: (event) => {
+          if (event.kind !== 'delivery' || event.idContrato === null || !isFinal(event.outcome)) return;
+          const { idContrato, outcome, status, reason } = event;
+          publish({ idContrato, outcome, status, reason, source: 'live' });
+        },
       });
+      mode = { kind: 'listening', url: listener.url };
+    } catch (error) {
+      if (!(error instanceof ListenError) || error.code !== 'EADDRINUSE') throw error;
+      // Only a watch that writes to this very store brings the results here.
+      const theirs = await watchStoreAt(options.host, options.port);
+      if (theirs === undefined) throw error;
+      if (theirs !== options.store.location) {
+        throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this store (${options.store.location})`, {
+          exitCode: ExitCode.usage,
+          hint: 'Run submit with the same ECONSIG_HOME as that watch, or give --listen a free port that the sender targets.',
+        });
+      }
+      mode = { kind: 'following', url: `http://${hostForUrl(options.host)}:${options.port}${options.path}` };
     }
-    mode = { kind: 'following', url: `http://${hostForUrl(options.host)}:${options.port}${options.path}` };
   }
 
   // Followed from now on; what was recorded before is asked for by contract in waitFor.

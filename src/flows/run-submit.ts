@@ -21,6 +21,8 @@ import type { TlsConnectOptions } from '../store/tls-files.js';
 
 export interface RunSubmitOptions {
   home: string;
+  /** The team store (postgres://); undefined: SQLite in `home`. */
+  databaseUrl?: string | undefined;
   profile: string;
   baseUrl: string;
   /** A fixed token; or `tokens` (OAuth2 client credentials), which wins. */
@@ -32,7 +34,8 @@ export interface RunSubmitOptions {
   concurrency: number;
   force: boolean;
   unreachableHint?: string;
-  wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions };
+  /** `listen: false`: no listener, results come from the (team) store alone. */
+  wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions; listen?: boolean };
   signal: AbortSignal;
   /** Caller-owned store and waiter (demo starts them before its sandbox); not closed here. */
   store?: Store;
@@ -45,6 +48,13 @@ export interface RunSubmitOptions {
   onRetry?: (info: RetryInfo) => void;
   progress?: BatchProgress;
 }
+
+/** How the target line names where results will come from. */
+const WAITING_ON: Record<ResultWaiter['mode']['kind'], string> = {
+  listening: 'listening on',
+  following: 'following the store of `econsig watch` at',
+  store: 'results from the team store',
+};
 
 /** A file that was not sent because it did not validate (or could not be read). */
 export function invalidResult(report: FileReport): SubmitResult {
@@ -94,7 +104,8 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   );
   let sent: SubmitResult[] = [];
   if (items.length > 0) {
-    const store = options.store ?? (await openStore({ home: options.home, ...(options.onImport ? { onImport: options.onImport } : {}) }));
+    const store =
+      options.store ?? (await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) }));
     let waiter: ResultWaiter | undefined = options.waiter;
     let client;
     try {
@@ -122,7 +133,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
           throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'another --listen port that your webhook sender targets');
         }
       }
-      options.onReady?.(waiter ? `${waiter.mode.kind === 'listening' ? 'listening on' : 'following the store of `econsig watch` at'} ${waiter.mode.url}` : undefined);
+      options.onReady?.(waiter ? `${WAITING_ON[waiter.mode.kind]} ${waiter.mode.url}` : undefined);
       const results = await submitBatch(items, {
         client,
         store,

@@ -3,10 +3,17 @@ import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import type { ResultRecord } from '../store/store.js';
 import type { CallbackAuth } from '../webhook/auth.js';
 import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
-import { startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
+import { type Listener, startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
 
 interface WatchSessionOptions {
   home: string;
+  /** The team store (postgres://); undefined: SQLite in `home`. */
+  databaseUrl?: string | undefined;
+  /**
+   * false (with `contract`): bind no port and wait for the result in the store alone: the
+   * team's receiver is on another machine (cli-contract.md "Teams and homologation").
+   */
+  listen?: boolean;
   /** Told when the store imported an old journal.jsonl on opening. */
   onImport?: OpenStoreOptions['onImport'];
   host: string;
@@ -24,6 +31,8 @@ interface WatchSessionOptions {
   signal: AbortSignal;
   now?: () => Date;
   onListening: (url: string) => void;
+  /** Instead of onListening when `listen` is false: where the result is awaited. */
+  onFollowing?: (store: string) => void;
   onEvent: (event: ListenerEvent) => void;
 }
 
@@ -60,40 +69,46 @@ export function fromStore(result: ResultRecord): ContractResult {
  * item 5). Rejects with ListenError when the port cannot be bound.
  */
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {
-  const store = await openStore({ home: options.home, ...(options.onImport ? { onImport: options.onImport } : {}) });
+  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) });
   let settle: (end: Ending) => void = () => {};
   const ended = new Promise<Ending>((resolve) => (settle = resolve));
   const contract = options.contract;
 
-  let listener;
-  try {
-    listener = await startListener({
-      host: options.host,
-      port: options.port,
-      path: options.path,
-      secret: options.secret,
-      auth: options.auth,
-      tls: options.tls,
-      forwardTo: options.forwardTo,
-      extractOptions: options.extractOptions,
-      now: options.now,
-      store,
-      onEvent: (event) => {
-        options.onEvent(event);
-        if (contract !== undefined && event.kind === 'delivery' && event.idContrato === contract && isFinal(event.outcome)) {
-          settle({ reason: 'result', result: { idContrato: contract, outcome: event.outcome, status: event.status, reason: event.reason, source: 'live' } });
-        }
-      },
-    });
-  } catch (error) {
-    await store.close();
-    throw error;
+  const ping = store.ping?.bind(store);
+  const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
+  let listener: Pick<Listener, 'url' | 'close'> = { url: '', close: async () => stats };
+  if (options.listen !== false || contract === undefined) {
+    try {
+      listener = await startListener({
+        host: options.host,
+        port: options.port,
+        path: options.path,
+        secret: options.secret,
+        auth: options.auth,
+        tls: options.tls,
+        forwardTo: options.forwardTo,
+        extractOptions: options.extractOptions,
+        now: options.now,
+        store,
+        // GET /readyz: 200 only while the store answers (a team store can go away).
+        ...(ping ? { ready: () => ping().then(() => true) } : {}),
+        onEvent: (event) => {
+          options.onEvent(event);
+          if (contract !== undefined && event.kind === 'delivery' && event.idContrato === contract && isFinal(event.outcome)) {
+            settle({ reason: 'result', result: { idContrato: contract, outcome: event.outcome, status: event.status, reason: event.reason, source: 'live' } });
+          }
+        },
+      });
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
   }
 
   const stopFollowing = new AbortController();
   const timers: NodeJS.Timeout[] = [];
   try {
-    options.onListening(listener.url);
+    if (listener.url) options.onListening(listener.url);
     const onAbort = (): void => settle({ reason: 'stopped' });
     if (options.signal.aborted) onAbort();
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -105,6 +120,8 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
       await store.followResults(onResult, { signal: stopFollowing.signal });
       const earlier = await store.resultOf(contract);
       if (earlier) settle({ reason: 'result', result: fromStore(earlier) });
+      // Said once the store is followed, so "ready" means a result from now on is seen.
+      if (!listener.url) options.onFollowing?.(store.location);
       if (options.timeoutMs !== undefined) timers.push(setTimeout(() => settle({ reason: 'timeout' }), options.timeoutMs));
     }
     const end = await ended;

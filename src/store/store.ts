@@ -163,6 +163,11 @@ export interface Store {
   followResults(onResult: (result: ResultRecord) => void, options: FollowOptions): Promise<void>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */
   importLegacy(entries: readonly LegacyEntry[]): Promise<void>;
+  /**
+   * Resolves when the store answers now, rejects (StorageError) when it does not: the
+   * receiver's GET /readyz. Engines that cannot be unreachable (a local file) leave it out.
+   */
+  ping?(): Promise<void>;
   /** Waits for pending writes, then closes. */
   close(): Promise<void>;
 }

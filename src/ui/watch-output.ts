@@ -14,6 +14,8 @@ import { createTheme, type Theme } from './theme.js';
 
 export interface WatchOutput {
   listening(info: { url: string; auth: string; forwardTo: string | undefined; contract: string | undefined; store: string }): void;
+  /** watch --contract on a team store without a listener: the first line names the store. */
+  following(info: { store: string; contract: string }): void;
   event(event: ListenerEvent): void;
   contractResult(result: ContractResult): void;
   /** --contract gave up: with --json the stream's last line says so (not an {ok:false} document). */
@@ -64,6 +66,16 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       if (forwardTo) log('info', `  forwarding each delivery to ${forwardTo}`, `forwarding each delivery to ${forwardTo}`);
       if (contract) log('info', `  waiting for the result of contract ${theme.strong(contract)}`, `waiting for the result of contract ${contract}`);
       if (io.verbose) log('debug', theme.muted(`  store: ${store}`), `store: ${store}`);
+    },
+
+    following({ store, contract }) {
+      if (io.json) out(JSON.stringify({ event: 'following', store, idContrato: contract }));
+      log(
+        'info',
+        `${theme.success('Ready!')} Waiting for the result of contract ${theme.strong(contract)} in the team store ${store} (no listener here)`,
+        `Waiting for the result of contract ${contract} in the team store ${store}`,
+        { event: 'following', store, idContrato: contract },
+      );
     },
 
     event(e) {
