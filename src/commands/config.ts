@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import type { ConfigInput, Context } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { homePaths, resolveHome } from '../store/home.js';
-import { SETTING_KEYS, assertSettingKey, displayValue, parseSettingValue, type SettingKey } from '../store/keys.js';
+import { SETTING_KEYS, assertSettingKey, displayValue, isPathSetting, parseSettingValue, type SettingKey } from '../store/keys.js';
 import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
 import { writePaths, writeSetting, writeSettingChanged, writeSettingList, type SettingView } from '../ui/config-output.js';
 import { writeWarning } from '../ui/auth-output.js';
@@ -27,7 +28,9 @@ export async function run(input: ConfigInput, ctx: Context): Promise<number> {
     }
     case 'set': {
       const key = assertSettingKey(input.key);
-      const value = parseSettingValue(key, input.value);
+      const parsed = parseSettingValue(key, input.value);
+      // A relative certificate path would mean another file from another folder.
+      const value = isPathSetting(key) ? resolve(String(parsed)) : parsed;
       // Only the profile is resolved: set must work even to repair a bad stored value.
       const { profile, file } = await openProfile(base);
       file.setSetting(profile.name, key, value);

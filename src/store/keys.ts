@@ -339,6 +339,11 @@ export function parseSettingValue(key: SettingKey, raw: string, origin?: string)
   );
 }
 
+/** Settings that hold a file path (tls.*): `config set` stores them absolute. */
+export function isPathSetting(key: SettingKey): boolean {
+  return specs[key].parse === parseFilePath;
+}
+
 /** The printable form of a setting value: secrets masked, unset values as undefined. */
 export function displayValue(key: SettingKey, value: SettingValue): string | number | undefined {
   if (value === undefined) return undefined;

@@ -58,13 +58,15 @@ describe('mTLS with OAuth2 over HTTPS', () => {
     }
   }, 30_000);
 
-  it('a PKCS#12 bundle with ECONSIG_TLS_PASSPHRASE, set with config: exit 0; a wrong passphrase: exit 3', async () => {
+  it('a PKCS#12 bundle with ECONSIG_TLS_PASSPHRASE, set with config (relative paths stored absolute): exit 0; a wrong passphrase: exit 3', async () => {
     const s = await mtlsSandbox();
     try {
       const base = { ECONSIG_HOME: scratch.home };
-      for (const [key, value] of [['tls.pfx', certs.pfx], ['tls.ca', certs.ca]] as const) {
-        expect((await runCli(['config', 'set', key, value], { env: base })).code).toBe(0);
+      // Relative paths are stored absolute: the next run may start in another folder.
+      for (const [key, value] of [['tls.pfx', 'client.p12'], ['tls.ca', 'ca.pem']] as const) {
+        expect((await runCli(['config', 'set', key, value], { env: base, cwd: certs.dir })).code).toBe(0);
       }
+      expect((await runCli(['config', 'get', 'tls.pfx'], { env: base })).stdout.trim()).toBe(certs.pfx);
       const run = await runCli(['submit', proposal()], { env: env(s, { ECONSIG_TLS_PASSPHRASE: certs.pfxPassphrase }) });
       expect(run.code, run.stderr).toBe(0);
       const wrong = await runCli(['submit', proposal('PROP-2002')], { env: env(s, { ECONSIG_TLS_PASSPHRASE: 'not-it' }) });
