@@ -321,10 +321,10 @@ describe('submit: timeouts and broken connections', () => {
   });
 
   it('abort in flight: AbortedError(sent=true); abort before: nothing sent', async () => {
-    const s = await stub(() => {});
-    const c = client({ baseUrl: s.base });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('stop')), 100);
+    // Aborted once the whole request has arrived and is waiting for its answer: in flight.
+    const s = await stub(() => ac.abort(new Error('stop')));
+    const c = client({ baseUrl: s.base });
     const inFlight = await failure(c.submit(BODY, { signal: ac.signal }));
     expect(inFlight).toBeInstanceOf(AbortedError);
     expect((inFlight as AbortedError).sent).toBe(true);
