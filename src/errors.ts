@@ -58,6 +58,14 @@ export class AuthError extends EconsigError {
   }
 }
 
+/** Ctrl-C (a key in raw mode, or SIGINT) or SIGTERM: exit 130. */
+export class InterruptedError extends EconsigError {
+  constructor(message = 'Interrupted.', hint?: string) {
+    super(message, { exitCode: ExitCode.interrupted, hint });
+    this.name = 'InterruptedError';
+  }
+}
+
 /** The operator pressed Ctrl-C at a prompt. */
 export class CancelledError extends EconsigError {
   constructor(message = 'Cancelled.') {

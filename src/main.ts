@@ -7,6 +7,7 @@ import { CommanderError } from '@commander-js/extra-typings';
 import type { CommandModule, CommandName, Context, Dispatch } from './cli-inputs.js';
 import { buildProgram } from './cli.js';
 import { EconsigError, ExitCode } from './errors.js';
+import { trapSignals } from './signals.js';
 import { createIo, type Io } from './ui/io.js';
 
 // Literal imports, one per command: each loads only when its command runs, and the build's
@@ -43,19 +44,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const closers: Array<() => unknown> = [];
   const abort = new AbortController();
   let io = createIo({ env, ...streams });
-  let firstSignalAt = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    const now = Date.now();
-    if (firstSignalAt === 0) {
-      firstSignalAt = now;
-      abort.abort(new EconsigError(`Interrupted (${signal}).`, { exitCode: ExitCode.interrupted }));
-      return;
-    }
-    // conf's dependency when-exit re-raises the same signal right away; only a second
-    // Ctrl-C from a person means "now". Leaving at once loses nothing: the store is
-    // written before every send.
-    if (now - firstSignalAt > 500) process.exit(ExitCode.interrupted);
-  };
+  let untrap: (() => void) | undefined;
 
   // commander actions cannot return a value: the running command's exit code lands here.
   let result: number = ExitCode.ok;
@@ -70,8 +59,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 
   const dispatch: Dispatch = async (name, input, globals) => {
     io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    untrap ??= trapSignals(abort);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
     result = await mod.run(input, ctx);
@@ -100,8 +88,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         // Closing is best effort; the command's own result stands.
       }
     }
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    untrap?.();
   }
 }
 

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
+import { resolveHome } from '../store/home.js';
 import { renderSaved } from '../ui/submit-output.js';
 
 function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
@@ -43,6 +45,8 @@ export async function submissionFromWizard(input: SubmitInput, ctx: Context, opt
     now: options.now,
     prefill,
     savePath: input.save,
+    signal: ctx.signal,
+    draftDir: join(resolveHome(ctx.env), 'drafts'),
   });
   if (result.action !== 'submit') return null;
   // --save writes the built submission whatever the clerk chose (cli-contract.md).

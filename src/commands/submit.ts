@@ -101,12 +101,12 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
-    await confirmTarget(io, `Send ${sendable} submission${sendable === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`);
+    await confirmTarget(io, `Send ${sendable} submission${sendable === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`, ctx.signal);
   }
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
   const values = settings.values;
-  const shown = await createSubmitProgress(io, sendable);
+  const shown = await createSubmitProgress(io, sendable, ctx.signal);
   const progress = sheetResults ? sheetResults.tee(shown, input.wait) : shown;
   const started = Date.now();
   let results;
@@ -147,5 +147,5 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   renderSubmitResults(io, results, { interrupted });
   if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
   // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
-  return interrupted ? 130 : submitExitCode(results);
+  return interrupted ? ExitCode.interrupted : submitExitCode(results);
 }

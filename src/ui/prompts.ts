@@ -4,7 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (performance-baselines.md). Prompts draw on stderr, so stdout stays for data.
  */
-import { CancelledError, UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -69,18 +69,42 @@ export function isPromptExit(error: unknown): boolean {
   return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
 }
 
-async function guard<T>(ask: () => Promise<T>): Promise<T> {
+/**
+ * A prompt reads the terminal in raw mode, where Ctrl-C is a key: inquirer rejects with
+ * ExitPromptError. That key is raised as a real SIGINT, so it takes the one interrupt path
+ * of src/signals.ts (the run's signal aborts, a second Ctrl-C leaves at once). A prompt
+ * stopped by that signal (SIGTERM, say) rejects with AbortPromptError.
+ */
+async function guard<T>(ask: () => Promise<T>, raise: () => void): Promise<T> {
   try {
     return await ask();
   } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') raise();
     if (isPromptExit(error)) throw new PromptCancelledError(error);
     throw error;
   }
 }
 
+// Only where the entry traps SIGINT (src/signals.ts); elsewhere (a library use, a test)
+// the prompt's own cancellation is the whole story.
+const raiseSigint = (): void => {
+  if (process.listenerCount('SIGINT') > 0) process.kill(process.pid, 'SIGINT');
+};
+
+export interface PromptsOptions {
+  /** Dims the key help line. */
+  dim?: (text: string) => string;
+  /** The run's signal: a prompt open when it aborts (SIGTERM) is cancelled. */
+  signal?: AbortSignal;
+  /** What Ctrl-C at a prompt does besides cancelling it; a real SIGINT by default. */
+  raise?: () => void;
+}
+
 /** The real prompts on the terminal of `io`; each package is imported on first use. */
-export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: string) => string = (t) => t): WizardPrompts {
-  const context = { input: io.stdin, output: io.stderr };
+export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: PromptsOptions = {}): WizardPrompts {
+  const dim = options.dim ?? ((text: string) => text);
+  const raise = options.raise ?? raiseSigint;
+  const context = { input: io.stdin, output: io.stderr, ...(options.signal ? { signal: options.signal } : {}) };
   // The keys line under a list, in the wizard's words.
   const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
   return {
@@ -104,7 +128,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
           },
           context,
         );
-      }),
+      }, raise),
     select: (options) =>
       guard(async () => {
         const { default: select } = await import('@inquirer/select');
@@ -118,7 +142,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
           },
           context,
         );
-      }),
+      }, raise),
     search: (options) =>
       guard(async () => {
         const { default: search } = await import('@inquirer/search');
@@ -132,22 +156,22 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, dim: (text: stri
           },
           context,
         );
-      }),
+      }, raise),
     confirm: (options) =>
       guard(async () => {
         const { default: confirm } = await import('@inquirer/confirm');
         return confirm({ message: options.message, default: options.default }, context);
-      }),
+      }, raise),
   };
 }
 
-/** One yes/no before sending to a real service: no sends nothing (exit 2), Ctrl-C exits 130. */
-export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: string): Promise<void> {
+/** One yes/no before sending to a real service; no sends nothing (exit 2), Ctrl-C exits 130. */
+export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: string, signal?: AbortSignal): Promise<void> {
   let yes: boolean;
   try {
-    yes = await createPrompts(io).confirm({ message, default: false });
+    yes = await createPrompts(io, signal ? { signal } : {}).confirm({ message, default: false });
   } catch (error) {
-    if (error instanceof PromptCancelledError) throw new CancelledError('Cancelled; nothing was sent.');
+    if (error instanceof PromptCancelledError) throw new InterruptedError('Interrupted; nothing was sent.');
     throw error;
   }
   if (!yes) throw new UsageError('Nothing was sent.');

@@ -3,6 +3,7 @@ import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { isSuccess } from '../domain/outcome.js';
 import type { Io } from './io.js';
+import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
 import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
@@ -72,7 +73,7 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
  * what is in flight; otherwise one plain line per answer and per result. With --json the
  * results are the document on stdout: only the spinner, on stderr, and only on a terminal.
  */
-export async function createSubmitProgress(io: Io, total: number): Promise<BatchProgress & { stop(): void }> {
+export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
   let answered = 0;
   let waiting = 0;
@@ -80,19 +81,31 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
   const print = (lines: string[]): void => {
     io.stderr.write(`${lines.join('\n')}\n`);
   };
+  const interruptedLine = (): string =>
+    t.warning('Interrupted: nothing more is sent; what is in flight is recorded.\nCtrl-C again leaves at once.');
   if (!io.canAnimate) {
+    const onAbort = (): void => {
+      if (!io.json) print([interruptedLine()]);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     return {
       onAnswer: (r) => print(resultLines(t, r)),
       onWaiting: (r) => print([`${t.muted('…')} ${entryLabel(r)}  waiting for the result of contract ${r.idContrato}`]),
       onResult: (r) => print(resultLines(t, r)),
-      stop: () => undefined,
+      stop: () => signal?.removeEventListener('abort', onAbort),
     };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean }, isEnabled: true, color: 'cyan' });
-  const status = (): string =>
-    total > 1 ? `${answered}/${total} answered${waiting ? `, waiting for ${waiting} result${waiting === 1 ? '' : 's'}` : ''}` : waiting ? 'waiting for the approval result (webhook)…' : 'sending…';
+  // discardStdin off: ora's helper never sees Ctrl-C on a fresh stdin (ui/interrupt-key.ts).
+  const spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean }, isEnabled: true, color: 'cyan', discardStdin: false });
+  const status = (): string => {
+    if (signal?.aborted) return waiting ? 'interrupted; stopping…' : 'interrupted; finishing what is in flight…';
+    return total > 1 ? `${answered}/${total} answered${waiting ? `, waiting for ${waiting} result${waiting === 1 ? '' : 's'}` : ''}` : waiting ? 'waiting for the approval result (webhook)…' : 'sending…';
+  };
   spinner.start(status());
+  const stopKeys = watchInterruptKey(io.stdin);
+  const onAbort = (): void => above([interruptedLine()]);
+  signal?.addEventListener('abort', onAbort, { once: true });
   const above = (lines: string[]): void => {
     if (!io.json) {
       spinner.clear();
@@ -114,7 +127,11 @@ export async function createSubmitProgress(io: Io, total: number): Promise<Batch
       waiting -= 1;
       above(resultLines(t, r));
     },
-    stop: () => spinner.stop(),
+    stop: () => {
+      signal?.removeEventListener('abort', onAbort);
+      stopKeys();
+      spinner.stop();
+    },
   };
 }
 

@@ -3,89 +3,23 @@
  * The wizard typed at key by key, the confirmation before sending elsewhere, and the progress
  * count of a --json batch. Needs `npm run build` and tmux (.ci/run installs it).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as SandboxModule from '../../src/sandbox/server.js';
-import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
+import { repoRoot, runCli, tempHome } from './run-cli.js';
+import { hasTmux, runInTerminal as runTerminal, skipTerminal } from './tmux-harness.js';
 import { bankOnly, parseSubmitJson, writeJson } from './submit-harness.js';
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-// On a developer's machine without tmux these tests are skipped; CI installs tmux, so there
-// a missing tmux fails the run instead of passing it with the terminal untested.
-const skipTerminal = !hasTmux && !process.env.CI;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** One private tmux server (its own socket), so no session of the person running the tests is touched. */
-function startTmux(command: string) {
-  const socket = `econsig-wizard-${process.pid}-${Date.now()}`;
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'wiz', '-x', '120', '-y', '40', command);
-  const pane = (history = false): string =>
-    history ? tmux('capture-pane', '-p', '-t', 'wiz', '-S', '-', '-E', '-') : tmux('capture-pane', '-p', '-t', 'wiz');
-  const waitFor = async (text: string, ms = 10_000): Promise<string> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const screen = pane();
-      if (screen.includes(text)) return screen;
-      if (Date.now() > end) throw new Error(`no ${JSON.stringify(text)} on the terminal after ${ms} ms; it shows:\n${screen}`);
-      await sleep(40);
-    }
-  };
-  return {
-    pane,
-    waitFor,
-    type: (text: string) => tmux('send-keys', '-t', 'wiz', '-l', text),
-    keys: (...keys: string[]) => tmux('send-keys', '-t', 'wiz', ...keys),
-    /** Wait for the prompt (its "?" line shows only while it is active), type, press Enter. */
-    answer: async (prompt: string, text: string) => {
-      await waitFor(`? ${prompt}`);
-      if (text) tmux('send-keys', '-t', 'wiz', '-l', text);
-      tmux('send-keys', '-t', 'wiz', 'Enter');
-    },
-    kill: () => {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/**
- * `econsig <args>` (a shell fragment) in a tmux pane, from the repository, with a clean
- * environment: env -i, so the pane does not inherit CI from the test run (the wizard would
- * refuse to start). Its exit code lands in `exitFile`; `waitExit` waits for it.
- */
 function runInTerminal(home: string, service: { token: string; baseUrl: string }, args: string) {
-  const exitFile = join(home, 'exit-code');
-  const script = join(home, 'run.sh');
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    TERM: 'xterm-256color',
-    LANG: 'en_US.UTF-8',
-    NO_COLOR: '1',
-    ECONSIG_HOME: home,
-    ECONSIG_TOKEN: service.token,
-    ECONSIG_BASE_URL: service.baseUrl,
-  };
-  const assignments = Object.entries(env).map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
-  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\necho $? > '${exitFile}'\nsleep 600\n`);
-  const term = startTmux(`sh '${script}'`);
-  cleanups.push(() => term.kill());
-  const waitExit = async (ms: number): Promise<void> => {
-    const end = Date.now() + ms;
-    while (!existsSync(exitFile) && Date.now() < end) await sleep(50);
-  };
-  return { term, exitFile, waitExit };
+  const run = runTerminal(home, { ECONSIG_TOKEN: service.token, ECONSIG_BASE_URL: service.baseUrl }, args);
+  cleanups.push(run.cleanup);
+  return run;
 }
 
 describe('econsig submit in a terminal: the wizard, the confirmation, the progress (built binary)', () => {

@@ -5,13 +5,14 @@
  * It sends nothing itself.
  */
 import { existsSync } from 'node:fs';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { bankName } from '../../domain/banks.js';
 import { UF_NAMES, UFS, type Uf } from '../../domain/brazil.js';
 import type { Issue } from '../../domain/normalize.js';
 import { ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
@@ -68,18 +69,22 @@ export interface WizardOptions {
   savePath?: string;
   /** Injectable for tests; default the real @inquirer prompts, imported when first shown. */
   prompts?: WizardPrompts;
+  /** The run's signal: SIGTERM at a prompt leaves as Ctrl-C does. */
+  signal?: AbortSignal;
+  /** Where a draft is written when the wizard is left with work in it (default: the current folder). */
+  draftDir?: string;
 }
 
 /**
  * Run the wizard. Resolves with what the clerk chose; rejects with a UsageError (exit 2)
- * when there is no terminal, and with a CancelledError after Ctrl-C (once the clerk has
- * been offered to save what was entered).
+ * when there is no terminal, and with an InterruptedError (exit 130) after Ctrl-C or
+ * SIGTERM, once what was entered is saved as a draft.
  */
 export async function runWizard(options: WizardOptions): Promise<WizardResult> {
   const { io, lang } = options;
   if (!io.canPrompt) throw new UsageError(t(lang, 'noTerminal'), t(lang, 'noTerminalHint'));
   const theme = createTheme(io);
-  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, theme.muted), theme);
+  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, { dim: theme.muted, ...(options.signal ? { signal: options.signal } : {}) }), theme);
   try {
     return await wizard.run();
   } catch (error) {
@@ -181,19 +186,40 @@ class Wizard {
     }
   }
 
-  /** After Ctrl-C: offer to save what was entered, then leave with a CancelledError. */
+  /** After Ctrl-C or SIGTERM: save what was entered as a draft, without asking, and leave (exit 130). */
   async leave(): Promise<never> {
     this.say();
-    if (this.draft.size === 0) throw new CancelledError(t(this.lang, 'cancelled'));
-    let path: string | undefined;
+    if (this.draft.size === 0) throw new InterruptedError(t(this.lang, 'cancelled'));
+    const path = await this.saveDraft();
+    throw new InterruptedError(path ? t(this.lang, 'cancelledSaved', { path }) : t(this.lang, 'cancelled'));
+  }
+
+  /**
+   * Write what was entered to a new file (0600) in the drafts folder and say where; never
+   * asks, so it works after Ctrl-C. A draft that cannot be written is shown on the screen
+   * instead, so nothing typed is lost. Returns the path, or undefined.
+   */
+  async saveDraft(): Promise<string | undefined> {
+    const id = this.draft.get('idProposta');
+    const dir = this.options.draftDir ?? process.cwd();
+    const stamp = this.options.now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+    const text = `${JSON.stringify(toSubmission(this.draft), null, 2)}\n`;
     try {
-      if (await this.prompts.confirm({ name: 'save-offer', message: t(this.lang, 'saveOffer'), default: true })) {
-        path = await this.save();
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      for (let n = 1; ; n++) {
+        const path = join(dir, `${id ? id.replace(/[^\w.-]/g, '_') : 'submission'}-draft-${stamp}${n > 1 ? `-${n}` : ''}.json`);
+        try {
+          await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+          return path;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
       }
     } catch (error) {
-      if (!(error instanceof PromptCancelledError)) throw error;
+      this.say(this.theme.error(t(this.lang, 'draftFailed', { dir, cause: (error as Error).message })));
+      this.say(text);
+      return undefined;
     }
-    throw new CancelledError(path ? t(this.lang, 'cancelledSaved', { path }) : t(this.lang, 'cancelled'));
   }
 
   /** Ask a section: in 'fill' only what is missing or was rejected, in 'edit' every field with its current value. */

@@ -111,8 +111,8 @@ export function payoutLabel(lang: WizardLang, mode: PayoutMode): { name: string;
 
 const TEXT = {
   intro: [
-    'New submission. Answers are checked as you type; Ctrl-C leaves (you may save what was entered).',
-    'Nova submissão. As respostas são conferidas ao digitar; Ctrl-C sai (e oferece salvar o que foi digitado).',
+    'New submission. Answers are checked as you type; Ctrl-C leaves and keeps what was entered in a draft file.',
+    'Nova submissão. As respostas são conferidas ao digitar; Ctrl-C sai e guarda o que foi digitado em um rascunho.',
   ],
   prefilled: ['Loaded from the file: {n} fields; asking only for the rest.', 'Carregado do arquivo: {n} campos; só o que falta será perguntado.'],
   prefillRejected: ['From the file, {field} was not accepted: {message}', 'Do arquivo, {field} não foi aceito: {message}'],
@@ -136,9 +136,12 @@ const TEXT = {
   savePath: ['File to save to:', 'Arquivo para salvar:'],
   overwrite: ['{path} exists. Replace it?', '{path} já existe. Substituir?'],
   saved: ['Saved to {path} (continue with: econsig submit -i --file {path}).', 'Salvo em {path} (para continuar: econsig submit -i --file {path}).'],
-  saveOffer: ['Save what was entered before leaving?', 'Salvar o que foi digitado antes de sair?'],
   cancelled: ['Cancelled; nothing was sent.', 'Cancelado; nada foi enviado.'],
-  cancelledSaved: ['Cancelled; nothing was sent. What was entered is in {path}.', 'Cancelado; nada foi enviado. O que foi digitado está em {path}.'],
+  cancelledSaved: [
+    'Cancelled; nothing was sent. What was entered is saved in {path} (continue with: econsig submit -i --file {path}).',
+    'Cancelado; nada foi enviado. O que foi digitado está salvo em {path} (para continuar: econsig submit -i --file {path}).',
+  ],
+  draftFailed: ['Could not save a draft in {dir} ({cause}); here is what was entered:', 'Não foi possível salvar o rascunho em {dir} ({cause}); eis o que foi digitado:'],
   noTerminal: [
     'The wizard needs a terminal, and this run has none (CI, a pipe, or --json).',
     'O assistente precisa de um terminal, e esta execução não tem (CI, pipe ou --json).',

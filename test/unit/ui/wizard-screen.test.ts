@@ -2,7 +2,10 @@
 // @inquirer/testing's virtual screen: must be imported before the code under test.
 import { screen } from '@inquirer/testing/vitest';
 import { describe, expect, it } from 'vitest';
-import { CancelledError } from '../../../src/errors.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InterruptedError } from '../../../src/errors.js';
 import { runWizard } from '../../../src/ui/wizard/index.js';
 import { fakeIo } from './wizard-helpers.js';
 
@@ -80,19 +83,23 @@ describe('wizard with the real prompts', () => {
     expect(text).toMatch(/Pix key\s+chavePix\s+529\*{6}25/);
   });
 
-  it('Ctrl-C on a real prompt becomes the save offer, then a cancellation', async () => {
-    const run = runWizard({ io: fakeIo(), lang: 'pt-BR', now });
-    const settled = run.catch((error: unknown) => error);
-    await screen.next();
-    await answer('PROP-1001', 'Id da proposta');
-    expect(screen.getScreen()).toContain('Naturalidade');
-    screen.keypress({ name: 'c', ctrl: true });
-    await screen.next();
-    expect(screen.getScreen()).toContain('Salvar o que foi digitado antes de sair?');
-    screen.type('n');
-    screen.keypress('enter');
-    const error = await settled;
-    expect(error).toBeInstanceOf(CancelledError);
-    expect((error as Error).message).toBe('Cancelado; nada foi enviado.');
+  it('Ctrl-C on a real prompt saves a draft without asking and leaves with 130', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'econsig-wizard-screen-'));
+    try {
+      const run = runWizard({ io: fakeIo(), lang: 'pt-BR', now, draftDir: dir });
+      const settled = run.catch((error: unknown) => error);
+      await screen.next();
+      await answer('PROP-1001', 'Id da proposta');
+      expect(screen.getScreen()).toContain('Naturalidade');
+      screen.keypress({ name: 'c', ctrl: true });
+      const error = await settled;
+      expect(error).toBeInstanceOf(InterruptedError);
+      expect((error as InterruptedError).exitCode).toBe(130);
+      const [name] = readdirSync(dir);
+      expect((error as Error).message).toContain(`O que foi digitado está salvo em ${join(dir, name as string)}`);
+      expect(JSON.parse(readFileSync(join(dir, name as string), 'utf8'))).toMatchObject({ idProposta: 'PROP-1001' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateSubmission } from '../../../src/domain/validate.js';
-import { CancelledError, UsageError } from '../../../src/errors.js';
+import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { runWizard, searchUfs, wizardLang, type WizardLang } from '../../../src/ui/wizard/index.js';
 import { maskValue } from '../../../src/ui/wizard/summary.js';
 import { type Answer, CANCEL, ENTER, fakeIo, fakePrompts, personAnswers } from './wizard-helpers.js';
@@ -312,31 +312,49 @@ describe('runWizard: summary and the final choice', () => {
 });
 
 describe('runWizard: leaving', () => {
-  it('Ctrl-C offers to save what was entered, then cancels (exit 130)', async () => {
-    const path = join(tempDir(), 'partial.json');
+  it('Ctrl-C saves what was entered as a draft (0600) without asking, names it, and exits 130', async () => {
+    const dir = join(tempDir(), 'drafts');
     const io = fakeIo();
     const script = personAnswers();
     script['pessoa.endereco.bairro'] = [CANCEL];
-    const fake = fakePrompts({ ...script, 'save-offer': ['y'], 'save-path': [path] });
-    const run = runWizard({ io, lang: 'en', now, prompts: fake.prompts });
-    await expect(run).rejects.toBeInstanceOf(CancelledError);
-    await expect(run).rejects.toMatchObject({ exitCode: 130, message: expect.stringContaining(path) });
+    const fake = fakePrompts(script);
+    const run = runWizard({ io, lang: 'en', now, prompts: fake.prompts, draftDir: dir });
+    await expect(run).rejects.toBeInstanceOf(InterruptedError);
+    const error = (await run.catch((e: unknown) => e)) as InterruptedError;
+    expect(error.exitCode).toBe(130);
+    const [name] = readdirSync(dir);
+    expect(name).toMatch(/^PROP-1001-draft-\d{8}T\d{6}\.json$/);
+    const path = join(dir, name as string);
+    expect(error.message).toContain(path);
+    expect(error.message).toContain(`econsig submit -i --file ${path}`);
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { pessoa: { endereco: Record<string, string> } };
     expect(saved.pessoa.endereco).toEqual({ rua: 'Avenida Paulista', numero: '1578', complemento: 'Apto 12' });
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(fake.asked.at(-1)).toBe('pessoa.endereco.bairro');
   });
 
-  it('Ctrl-C declining the save, or at the save offer itself, cancels without a file', async () => {
-    for (const offer of ['n', CANCEL] as const) {
-      const fake = fakePrompts({ idProposta: ['PROP-1001'], 'pessoa.naturalidade': [CANCEL], 'save-offer': [offer] });
-      await expect(runWizard({ io: fakeIo(), lang: 'en', now, prompts: fake.prompts })).rejects.toThrow('Cancelled; nothing was sent.');
-      expect(fake.asked).toEqual(['idProposta', 'pessoa.naturalidade', 'save-offer']);
+  it('a second draft of the same proposal at the same second gets its own file', async () => {
+    const dir = join(tempDir(), 'drafts');
+    for (let i = 0; i < 2; i++) {
+      const fake = fakePrompts({ idProposta: ['PROP-1001'], 'pessoa.naturalidade': [CANCEL] });
+      await expect(runWizard({ io: fakeIo(), lang: 'en', now, prompts: fake.prompts, draftDir: dir })).rejects.toBeInstanceOf(InterruptedError);
     }
+    expect(readdirSync(dir).sort()).toEqual(['PROP-1001-draft-20260510T150000-2.json', 'PROP-1001-draft-20260510T150000.json']);
   });
 
-  it('Ctrl-C before any answer leaves at once', async () => {
+  it('a draft that cannot be written is shown on the screen instead', async () => {
+    const file = join(tempDir(), 'not-a-folder');
+    writeFileSync(file, '');
+    const io = fakeIo();
+    const fake = fakePrompts({ idProposta: ['PROP-1001'], 'pessoa.naturalidade': [CANCEL] });
+    await expect(runWizard({ io, lang: 'en', now, prompts: fake.prompts, draftDir: join(file, 'drafts') })).rejects.toThrow('Cancelled; nothing was sent.');
+    expect(io.text()).toContain('Could not save a draft');
+    expect(io.text()).toContain('"idProposta": "PROP-1001"');
+  });
+
+  it('Ctrl-C before any answer leaves at once (exit 130)', async () => {
     const fake = fakePrompts({ idProposta: [CANCEL] });
-    await expect(runWizard({ io: fakeIo(), lang: 'pt-BR', now, prompts: fake.prompts })).rejects.toThrow('Cancelado; nada foi enviado.');
+    await expect(runWizard({ io: fakeIo(), lang: 'pt-BR', now, prompts: fake.prompts })).rejects.toMatchObject({ exitCode: 130, message: 'Cancelado; nada foi enviado.' });
   });
 
   it('without a terminal it never starts: a usage error (exit 2) that says to pass --file', async () => {

@@ -1,0 +1,40 @@
+/**
+ * While a spinner runs, the terminal is put in raw mode (so keys typed do not smear the
+ * output), and then Ctrl-C arrives as the byte 0x03, not as a signal. This turns that
+ * byte into a real SIGINT, so it takes the one path of src/signals.ts.
+ *
+ * Not ora's `discardStdin`: its helper (stdin-discarder) adds its listener with
+ * prependListener, which does not start a stream that nobody has read yet, so the byte was
+ * never seen and Ctrl-C did nothing during a batch (issue 14).
+ */
+import type { InStream } from './io.js';
+
+const CTRL_C = 0x03;
+
+interface TtyIn extends InStream {
+  isRaw?: boolean;
+  setRawMode?(mode: boolean): unknown;
+}
+
+/** Start watching `stdin` for Ctrl-C; returns the function that stops and restores the terminal. */
+export function watchInterruptKey(stdin: InStream, raise: () => void = () => process.kill(process.pid, 'SIGINT')): () => void {
+  const tty = stdin as TtyIn;
+  if (tty.isTTY !== true || typeof tty.setRawMode !== 'function') return () => undefined;
+  const wasRaw = tty.isRaw === true;
+  const onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (bytes.includes(CTRL_C)) raise();
+  };
+  tty.setRawMode(true);
+  tty.on('data', onData);
+  tty.resume();
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    tty.off('data', onData);
+    tty.setRawMode?.(wasRaw);
+    // A flowing stdin keeps the process alive.
+    tty.pause();
+  };
+}
