@@ -16,7 +16,7 @@ import { openStore } from '../store/open-store.js';
 import { tokenExpiry } from '../store/token.js';
 import { checkCertificateDates, expiresSoon, loadTlsMaterial, type TlsConnectOptions, type TlsMaterial } from '../store/tls-files.js';
 import type { GlobalOptions } from '../cli-inputs.js';
-import { openAuthSession, tlsFailure, tokenFailure } from './auth-session.js';
+import { authPlanOf, openAuthSession, tlsFailure, tokenFailure } from './auth-session.js';
 
 export const CHECKS = ['settings', 'clock', 'dns', 'tcp', 'tls', 'certificate', 'token', 'receiver', 'store'] as const;
 export type CheckName = (typeof CHECKS)[number];
@@ -106,7 +106,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   } catch (error) {
     set(fail('settings', error));
     for (const name of CHECKS.slice(1, -1)) set(skip(name, 'needs the settings'));
-    set(await checkStore(resolveHome(options.env)));
+    set(await checkStore(resolveHome(options.env), options.env.ECONSIG_DATABASE_URL || undefined));
     return report(null, null);
   }
   try {
@@ -188,8 +188,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   else set(skip('clock', 'needs an answer from the server'));
 
   // 7. Token.
-  const tokenUrl = settings.values['auth.token-url'];
-  const sameHost = tokenUrl === undefined || new URL(tokenUrl).origin === url.origin;
+  // A token endpoint on the host that just failed would fail the same way: skip, not fail twice.
+  const plan = (() => {
+    try {
+      return authPlanOf(settings, options.env);
+    } catch {
+      return undefined;
+    }
+  })();
+  const sameHost = plan?.method === 'client-credentials' && new URL(plan.credentials.tokenUrl).origin === url.origin;
   const blocked = (['tcp', 'tls', 'certificate'] as const).find((name) => results.get(name)?.status === 'fail');
   if (results.get('settings')?.status === 'fail') set(skip('token', 'needs the settings'));
   else if (blocked && sameHost) set(skip('token', `needs ${blocked}`));
@@ -200,7 +207,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   set(receiver === undefined ? skip('receiver', 'receiver-url not set') : await checkReceiver(receiver, tls, timeoutMs));
 
   // 9. Store.
-  set(await checkStore(settings.paths.home));
+  set(await checkStore(settings.paths.home, settings.values['database-url']));
   return report(profile, baseUrl);
 }
 
@@ -296,9 +303,10 @@ async function checkReceiver(receiver: string, tls: TlsMaterial | undefined, tim
   }
 }
 
-async function checkStore(home: string): Promise<CheckResult> {
+async function checkStore(home: string, databaseUrl: string | undefined): Promise<CheckResult> {
   try {
-    const store = await openStore({ home });
+    // The team store when database-url is set (its location never shows the password).
+    const store = await openStore({ home, databaseUrl });
     try {
       await store.history({ limit: 1 });
       return { name: 'store', status: 'ok', detail: `${store.location} opens and answers` };

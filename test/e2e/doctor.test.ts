@@ -86,6 +86,7 @@ describe('econsig doctor', () => {
     ['an expired client certificate', 'certificate', 3, 'renewed certificate', async () => ({ ECONSIG_TLS_CERT: certs.expiredCert, ECONSIG_TLS_KEY: certs.expiredKey })],
     ['a bad client secret', 'token', 3, 'Check the client id and secret', async () => ({ ECONSIG_CLIENT_SECRET: 'not-the-secret-123' })],
     ['a half-set certificate', 'settings', 2, 'needs its private key', async () => ({ ECONSIG_TLS_KEY: undefined })],
+    ['a team store that is down', 'store', 74, 'is up and reachable', async () => ({ ECONSIG_DATABASE_URL: `postgres://clerk:pw-5ecret@127.0.0.1:${await freePort()}/econsig` })],
   ] as const)('%s: fails at %s with exit %s and says what to do', async (_name, check, exitCode, hint, broken) => {
     const { code, doc, text } = await doctor({ ...goodEnv(), ...(await broken()) });
     expect(code, text).toBe(exitCode);
@@ -95,5 +96,6 @@ describe('econsig doctor', () => {
     expect(doc.exitCode).toBe(exitCode);
     expect(text).toContain(`${check} failed (exit ${exitCode})`);
     expect(text).toContain(hint);
+    expect(text + JSON.stringify(doc)).not.toContain('pw-5ecret');
   }, 30_000);
 });
