@@ -48,6 +48,8 @@ export interface SubmitInput {
   format?: 'csv' | 'xlsx' | undefined;
   /** Sheets: where the results sheet goes (default `<name>.resultados.<ext>` beside the input). */
   results?: string | undefined;
+  /** Sheets: only this row (with -i: the row the wizard starts from). */
+  row?: number | undefined;
 }
 
 export interface WatchInput {

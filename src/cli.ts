@@ -104,11 +104,13 @@ export function buildProgram(
     .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
     .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
     .option('--results <file>', 'sheets: write the results here (.csv or .xlsx; default <name>.resultados.<ext>)')
+    .option('--row <n>', 'sheets: only this row (header = 1); with -i, the row the wizard starts from', parsePositiveInt)
     .addHelpText(
       'after',
       examples(
         'econsig submit --file proposal.json --wait',
         'econsig submit planilha.xlsx --wait   # one submission per row; planilha.resultados.xlsx',
+        'econsig submit -i --file planilha.xlsx --row 7   # the wizard, starting from row 7',
         'econsig submit submissions/ --concurrency 8 --report junit.xml',
         'econsig submit proposal.json --dry-run',
         'econsig submit                                  # wizard, on a terminal',
@@ -134,6 +136,7 @@ export function buildProgram(
         sheet: o.sheet,
         format: o.format,
         results: o.results,
+        row: o.row,
       };
       await dispatch('submit', input, globals());
     });

@@ -94,6 +94,12 @@ describe('argv to typed input', () => {
     [['config', 'path'], 'config', { action: 'path' }],
     [['history', '--limit', '5', '--proposal', 'PROP-1'], 'history', { limit: 5, proposal: 'PROP-1', contract: undefined }],
     [['schema'], 'schema', {}],
+    [['validate', 'p.xlsx', '--sheet', 'Propostas', '--lang', 'pt-BR'], 'validate', { files: ['p.xlsx'], strict: false, sheet: 'Propostas', lang: 'pt-BR' }],
+    [['validate', '-', '--format', 'csv'], 'validate', { files: ['-'], strict: false, format: 'csv' }],
+    [['submit', 'p.csv', '--results', 'r.xlsx', '--row', '7'], 'submit', { ...submitDefaults, files: ['p.csv'], results: 'r.xlsx', row: 7 }],
+    [['submit', '-', '--format', 'xlsx', '--sheet', 'Lote'], 'submit', { ...submitDefaults, files: ['-'], format: 'xlsx', sheet: 'Lote' }],
+    [['template'], 'template', { format: 'xlsx', lang: undefined, output: undefined, force: false }],
+    [['template', '--format', 'csv', '--lang', 'en', '-o', '-', '--force'], 'template', { format: 'csv', lang: 'en', output: '-', force: true }],
   ])('%j → %s', async (argv, name, input) => {
     const seen = await parse(argv);
     expect(seen.name).toBe(name);
@@ -122,6 +128,9 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['watch', '--forward-to', 'ftp://x']],
     [['--base-url', 'not a url', 'validate', 'x']],
     [['validate', '--nope']],
+    [['validate', '-', '--format', 'ods']],
+    [['submit', 'p.csv', '--row', '0']],
+    [['template', '--format', 'xls']],
     [['nonsense']],
   ])('%j', async (argv) => {
     const error = await parseError(argv);

@@ -4,6 +4,7 @@ import type { Context, SubmitInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
+import { isSheetInput } from '../sheets/kind.js';
 import { resolveHome } from '../store/home.js';
 import { renderSaved } from '../ui/submit-output.js';
 
@@ -16,11 +17,16 @@ function saveSubmission(path: string, submission: Record<string, unknown>, ctx: 
   renderSaved(ctx.io, path);
 }
 
-/** The file given with -i, parsed, to pre-fill the wizard. */
-function prefillFrom(input: SubmitInput, options: ValidateFilesOptions): unknown {
+/** The file given with -i (or a sheet's --row), parsed, to pre-fill the wizard. */
+async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFilesOptions): Promise<unknown> {
   if (input.files.length === 0) return undefined;
   if (input.files.length > 1) throw new UsageError('-i pre-fills from one file at most', 'Pass one --file with -i.');
   const [source] = expandInputs(input.files, options.cwd);
+  if (source && isSheetInput(source.file, input.format)) {
+    if (input.row === undefined) throw new UsageError('-i with a sheet needs the row to start from', `e.g. econsig submit -i --file ${source.file} --row 2`);
+    const sheets = await import('../flows/sheet-inputs.js');
+    return sheets.documentOfRow(source, input.row, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format });
+  }
   const loaded = source ? loadSource(source, options.stdin) : undefined;
   if (!loaded?.ok) {
     const why = loaded?.errors.map((e) => e.message).join('; ') ?? 'nothing to read';
@@ -37,7 +43,7 @@ export async function submissionFromWizard(input: SubmitInput, ctx: Context, opt
       'Pass the file: econsig submit --file proposal.json (or - for stdin).',
     );
   }
-  const prefill = prefillFrom(input, options);
+  const prefill = await prefillFrom(input, ctx, options);
   const { runWizard, wizardLang } = await import('../ui/wizard/index.js');
   const result = await runWizard({
     io: ctx.io,

@@ -62,7 +62,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     reports = [wizard];
   } else if (input.files.some((file) => isSheetInput(file, input.format))) {
     const sheets = await import('../flows/sheet-inputs.js');
-    const read = await sheets.validateInputs(input.files, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format });
+    const read = await sheets.validateInputs(input.files, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
     notices = read.notices;
     openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);

@@ -3,7 +3,7 @@
  * `.csv`, `.xlsx` (or `-` with `--format`) becomes one report per row. Loaded only when an
  * input is a sheet, so JSON-only runs start as before.
  */
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
 import { sheetMessages } from '../sheets/messages.js';
@@ -16,6 +16,8 @@ export type { SheetReport } from '../sheets/check-sheet.js';
 export interface SheetInputOptions extends Omit<SheetOptions, 'stdin'> {
   stdin: StdinReader | NodeJS.ReadableStream;
   format?: SheetFormat | undefined;
+  /** Only this row of each sheet (`--row`). */
+  row?: number | undefined;
 }
 
 /** Every report of one sheet source, in order (a header entry, then one per data row). */
@@ -71,8 +73,27 @@ export async function validateInputs(
           continue;
         }
       }
+      if (options.row !== undefined && row.row !== undefined && row.row !== options.row && !row.header) continue;
       reports.push(report);
+    }
+    if (options.row !== undefined && !reports.some((r) => r.file === source.file && r.row === options.row)) {
+      throw new UsageError(`--row ${options.row}: ${source.file} has no data row ${options.row}`, 'Name a row as the spreadsheet shows it (the header is row 1).');
     }
   }
   return { reports, notices, sheets };
+}
+
+/**
+ * The document one row of a sheet makes, as its cells give it (before normalisation): what
+ * `submit -i --file planilha.xlsx --row 7` starts the wizard from.
+ */
+export async function documentOfRow(source: Source, row: number, options: SheetInputOptions): Promise<Record<string, unknown>> {
+  const problems: string[] = [];
+  for await (const report of checkSheetSource(source, { ...options, keepDocument: true })) {
+    const entry = report as SheetReport;
+    if (entry.row === row && entry.document) return entry.document;
+    if (!entry.ok && (entry.header || entry.row === undefined)) problems.push(...entry.errors.map((e) => e.message));
+  }
+  if (problems.length > 0) throw new UsageError(`cannot pre-fill from ${source.file}: ${problems.join('; ')}`, 'Fix the sheet, or run the wizard without it.');
+  throw new UsageError(`--row ${row}: ${source.file} has no data row ${row}`, 'Name a row as the spreadsheet shows it (the header is row 1).');
 }

@@ -35,6 +35,8 @@ export interface SheetReport extends FileReport {
   notes?: string[];
   /** The row's cells as text, by column (kept for the results sheet). */
   cells?: string[];
+  /** The document the row's cells make, before normalisation (the wizard starts from it). */
+  document?: Record<string, unknown>;
 }
 
 export interface SheetOptions {
@@ -43,6 +45,8 @@ export interface SheetOptions {
   keepValues?: boolean;
   /** Keep each row's cells (submit writes them back into the results sheet). */
   keepCells?: boolean;
+  /** Keep each row's document as the cells make it (`submit -i --row`). */
+  keepDocument?: boolean;
   lang: SheetLang;
   /** The worksheet of an xlsx (default: the first). */
   sheet?: string | undefined;
@@ -63,11 +67,15 @@ interface Mapping {
   headerOf: Map<string, string>;
   errors: SheetIssue[];
   warnings: SheetIssue[];
+  /** The objects every row's document starts with (`pessoa`, `pessoa.endereco`...), parents first. */
+  parents: string[][];
+  /** columnsOfPath's answers, by path (a batch asks the same few paths over and over). */
+  columnCache: Map<string, string | null>;
 }
 
 /** Read the header: every column named, unknown ones warned with a near miss, missing required ones named. */
 export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: SheetLang): Mapping {
-  const mapping: Mapping = { columns: [], shown: [], headerOf: new Map(), errors: [], warnings: [] };
+  const mapping: Mapping = { columns: [], shown: [], headerOf: new Map(), errors: [], warnings: [], parents: [], columnCache: new Map() };
   const known = knownHeaders(lang);
   cells.forEach((cell, index) => {
     const shown = plainText(cell).trim();
@@ -86,6 +94,12 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
     mapping.columns[index] = column;
     mapping.headerOf.set(column.path, shown);
   });
+  const parents = new Set<string>();
+  for (const path of mapping.headerOf.keys()) {
+    const keys = path.split('.');
+    for (let i = 1; i < keys.length; i++) parents.add(keys.slice(0, i).join('.'));
+  }
+  mapping.parents = [...parents].sort((a, b) => a.length - b.length).map((path) => path.split('.'));
   // Not one known column: the wrong sheet (or no header), not seventeen missing columns.
   if (mapping.headerOf.size === 0) {
     mapping.warnings = [];
@@ -143,6 +157,7 @@ interface CellText {
 
 /** A cell as the text the submission field takes; a number in a fixed-length field gets its zeros back. */
 export function cellText(value: unknown, column: SheetColumn, m: SheetMessages): CellText {
+  if (typeof value === 'string') return { text: value };
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) {
       const digits = String(value);
@@ -184,20 +199,18 @@ function setPath(target: Record<string, unknown>, path: string, value: string): 
   node[keys[keys.length - 1] as string] = value;
 }
 
-function ensureParents(target: Record<string, unknown>, path: string): void {
-  const keys = path.split('.');
-  let node = target;
-  for (let i = 0; i < keys.length - 1; i++) node = (node[keys[i] as string] ??= {}) as Record<string, unknown>;
-}
-
 const CNH_DIGITS = 11;
 
 /** One data row: its document, and the problems of its cells. */
-export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells'>): Omit<SheetReport, 'file'> {
+export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument'>): Omit<SheetReport, 'file'> {
   // The objects of every column's field exist, even when the row leaves them empty: the
   // rules then name the fields ("needs a Pix key or complete bank data"), not the object.
   const document: Record<string, unknown> = {};
-  for (const column of mapping.columns) if (column !== undefined) ensureParents(document, column.path);
+  for (const keys of mapping.parents) {
+    let node = document;
+    for (let i = 0; i < keys.length - 1; i++) node = node[keys[i] as string] as Record<string, unknown>;
+    node[keys[keys.length - 1] as string] = {};
+  }
   const cellErrors: SheetIssue[] = [];
   const cellWarnings: SheetIssue[] = [];
   const texts = new Map<string, CellText>();
@@ -225,6 +238,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
     if (converted.text.trim() !== '') setPath(document, path, converted.text);
   }
 
+  // validateSubmission does not change its input: the document can be kept as it is.
   const result = validateSubmission(document, { now: options.now });
   const columnOf = (path: string): string | null => columnsOfPath(mapping, path);
   const errors: SheetIssue[] = [...cellErrors];
@@ -238,6 +252,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
   const report: Omit<SheetReport, 'file'> = { row: raw.row, ok, errors, warnings, exitCode: ok ? ExitCode.ok : ExitCode.invalid };
   if (ok && result.value && options.keepValues) report.value = result.value as Submission;
   if (options.keepCells) report.cells = cells;
+  if (options.keepDocument) report.document = document;
   return report;
 }
 
@@ -246,10 +261,13 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
  * its fields in the sheet, so that a rule across fields still points at cells.
  */
 function columnsOfPath(mapping: Mapping, path: string): string | null {
+  let found = mapping.columnCache.get(path);
+  if (found !== undefined) return found;
   const own = mapping.headerOf.get(path);
-  if (own !== undefined) return own;
   const inside = [...mapping.headerOf].filter(([field]) => field.startsWith(`${path}.`)).map(([, header]) => header);
-  return inside.length > 0 ? inside.join(', ') : null;
+  found = own ?? (inside.length > 0 ? inside.join(', ') : null);
+  mapping.columnCache.set(path, found);
+  return found;
 }
 
 /** A fixed-length field written as text that is short of digits: what it would be with its zeros. */

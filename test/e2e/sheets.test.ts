@@ -277,6 +277,21 @@ describe('template', () => {
   });
 });
 
+describe('--row', () => {
+  it('sends only that row; a row that is not a data row exits 2; -i without a terminal says what it needs', async () => {
+    const env = { ECONSIG_BASE_URL: 'http://127.0.0.1:9' };
+    const one = await runCli(['submit', join(sheets, 'numeric-cells.xlsx'), '--row', '5', '--dry-run', '--json'], { env });
+    expect(one.code, one.stderr).toBe(0);
+    expect((JSON.parse(one.stdout) as { requests: Array<{ row: number }> }).requests.map((r) => r.row)).toEqual([5]);
+    const empty = await runCli(['submit', join(sheets, 'numeric-cells.xlsx'), '--row', '4', '--dry-run'], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('has no data row 4');
+    const wizard = await runCli(['submit', '-i', '--file', join(sheets, 'numeric-cells.xlsx'), '--row', '5'], { env });
+    expect(wizard.code).toBe(2);
+    expect(wizard.stderr).toContain('needs a terminal');
+  });
+});
+
 describe('files made by LibreOffice (committed; see scripts/make-sheet-fixtures.mjs)', () => {
   it('a CSV opened and saved as xlsx: number cells (agência, CEP, phones) and a date cell come back as the text the service takes', async () => {
     const run = await runCli(['submit', join(sheets, 'libreoffice-from-csv.xlsx'), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { documentOfRow } from '../../../src/flows/sheet-inputs.js';
+import { expandInputs } from '../../../src/flows/inputs.js';
+
+const sheets = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'sheets');
+const options = { now: new Date('2026-01-10T12:00:00Z'), strict: false, lang: 'en' as const, stdin: { isTTY: false } };
+const source = (name: string) => expandInputs([join(sheets, name)], process.cwd())[0]!;
+
+describe('documentOfRow (the wizard starts from a row)', () => {
+  it('row 5 of the xlsx: its cells as a submission document, number cells already text', async () => {
+    const document = await documentOfRow(source('numeric-cells.xlsx'), 5, options);
+    expect(document).toMatchObject({
+      idProposta: 'PROP-1003',
+      pessoa: { endereco: { cidade: 'Curitiba', cep: '80020310', numero: 's/n' }, documento: { dataDeEmissao: '2018-07-02' } },
+      contaBancaria: { chavePix: 'ana.lima@example.com' },
+    });
+  });
+
+  it('a row that is not there, and a sheet whose header fails, are usage errors', async () => {
+    await expect(documentOfRow(source('numeric-cells.xlsx'), 40, options)).rejects.toThrow('has no data row 40');
+    await expect(documentOfRow(source('two-sheets.xlsx'), 2, options)).rejects.toThrow('no known column');
+  });
+});
