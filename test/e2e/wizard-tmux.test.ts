@@ -127,6 +127,23 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     expect(doc.results.map((r) => r.outcome)).toEqual(Array(20).fill('accepted'));
   }, 30_000);
 
+  it.skipIf(skipTerminal)('starts from a row of a sheet (-i --file planilha.xlsx --row 5): every field loaded, Submit sends it', async () => {
+    const { startSandbox } = (await import(join(repoRoot, 'dist', 'sandbox', 'server.js'))) as typeof SandboxModule;
+    const sandbox = await startSandbox({ port: 0, delayMs: 60_000 });
+    cleanups.push(() => sandbox.close());
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const sheet = join(repoRoot, 'fixtures', 'sheets', 'numeric-cells.xlsx');
+    const { term, exitFile, waitExit } = runInTerminal(home, { token: sandbox.token, baseUrl: sandbox.url }, `submit -i --file '${sheet}' --row 5`);
+    await term.waitFor('Loaded from the file');
+    await term.waitFor('? What now?');
+    expect(term.pane(true)).toContain('PROP-1003');
+    term.keys('Enter'); // Submit, the first choice
+    await waitExit(15_000);
+    expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('0');
+    expect(sandbox.contracts().map((c) => c.idProposta)).toEqual(['PROP-1003']);
+  }, 30_000);
+
   it('without a terminal the wizard never starts: exit 2, and the message says to pass --file', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
