@@ -10,12 +10,11 @@ import { isIP, connect as netConnect } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { EconsigError, ExitCode } from '../errors.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
-import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings } from '../store/settings.js';
+import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../store/settings.js';
 import { resolveHome } from '../store/home.js';
 import { openStore } from '../store/open-store.js';
 import { tokenExpiry } from '../store/token.js';
 import { checkCertificateDates, expiresSoon, loadTlsMaterial, type TlsConnectOptions, type TlsMaterial } from '../store/tls-files.js';
-import type { GlobalOptions } from '../cli-inputs.js';
 import { authPlanOf, openAuthSession, tlsFailure, tokenFailure } from './auth-session.js';
 
 export const CHECKS = ['settings', 'clock', 'dns', 'tcp', 'tls', 'certificate', 'token', 'receiver', 'store'] as const;
@@ -41,7 +40,7 @@ export interface DoctorReport {
 
 export interface DoctorOptions {
   env: Env;
-  globals: Pick<GlobalOptions, 'profile' | 'baseUrl'>;
+  globals: SettingsFlags;
   now?: () => Date;
   /** Limit for each network step (default 2.5 s: the doctor answers within seconds). */
   stepTimeoutMs?: number;
