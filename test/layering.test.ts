@@ -1,0 +1,67 @@
+/**
+ * The dependency direction of docs/design.md, checked on the source: which folder of src/
+ * may import which, and who may write to the terminal. A failure names the file and the
+ * import that breaks the rule.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+/** Every .ts file under src/, as a path relative to src/ with forward slashes. */
+const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.split('\\').join('/'));
+
+/** The modules of ours a file imports (static, `export ... from` and dynamic), relative to src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(src, file), 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm)) {
+    found.push(posix.normalize(posix.join(posix.dirname(file), match[1] as string)));
+  }
+  return found;
+}
+
+/** `file → import` for each import of a file under `folder` that `allowed` refuses. */
+function breaches(folder: string, allowed: (target: string) => boolean): string[] {
+  return files
+    .filter((f) => f.startsWith(folder))
+    .flatMap((f) => importsOf(f).filter((target) => !allowed(target)).map((target) => `${f} → ${target}`));
+}
+
+const LEAF_HELPERS = ['errors.js', 'redact.js', 'suggest.js'];
+const isUnder = (target: string, ...folders: string[]) => folders.some((folder) => target.startsWith(folder));
+const isCli = (target: string) => /^(cli|cli-inputs|cli-parsers|main)\.js$/.test(target);
+
+describe('layering (docs/design.md "Dependency direction")', () => {
+  it('domain/ imports only domain/ and the leaf helpers', () => {
+    expect(breaches('domain/', (t) => isUnder(t, 'domain/') || LEAF_HELPERS.includes(t))).toEqual([]);
+  });
+
+  it('the leaf helpers (errors.ts, redact.ts, suggest.ts) import nothing of ours', () => {
+    expect(LEAF_HELPERS.flatMap((helper) => importsOf(helper.replace(/\.js$/, '.ts')))).toEqual([]);
+  });
+
+  it('store/ imports nothing from cli-inputs.ts, domain/, flows/, commands/ or ui/', () => {
+    expect(breaches('store/', (t) => !isCli(t) && !isUnder(t, 'domain/', 'flows/', 'commands/', 'ui/'))).toEqual([]);
+  });
+
+  it('service/ and webhook/ know nothing of the CLI, its commands, flows or terminal', () => {
+    const library = (t: string) => !isCli(t) && !isUnder(t, 'commands/', 'flows/', 'ui/');
+    expect([...breaches('service/', library), ...breaches('webhook/', library)]).toEqual([]);
+  });
+
+  it('flows/ reach the terminal only through what commands pass in: no ui/, commands/ or CLI import', () => {
+    expect(breaches('flows/', (t) => !isCli(t) && !isUnder(t, 'commands/', 'ui/'))).toEqual([]);
+  });
+
+  it('only ui/ writes to stdout or stderr (main.ts builds the streams ui/ writes to)', () => {
+    const writers = files.filter(
+      (f) => !f.startsWith('ui/') && f !== 'main.ts' && /process\.(stdout|stderr)|\bconsole\.|\.(stdout|stderr)\.write\(/.test(readFileSync(join(src, f), 'utf8')),
+    );
+    expect(writers).toEqual([]);
+  });
+});
