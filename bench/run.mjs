@@ -14,6 +14,7 @@ for (const [name, file, fn, print] of [
   ['submit', './submit.mjs', 'benchSubmit', 'printSubmit'],
   ['listener', './listener.mjs', 'benchListener', 'printListener'],
   ['sheets', './sheets.mjs', 'benchSheets', 'printSheets'],
+  ['wait', './wait.mjs', 'benchWait', 'printWait'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);

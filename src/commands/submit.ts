@@ -90,7 +90,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   }
 
   // No token (or client secret), unusable TLS files, or a plain-http remote host: fail before anything leaves.
-  const { openAuthSession } = await import('../flows/auth-session.js');
+  const { openAuthSession, unauthorizedHint } = await import('../flows/auth-session.js');
   const session = openAuthSession({ settings, env: ctx.env });
   ctx.defer(() => session.close());
   for (const warning of session.tls?.warnings ?? []) renderNotice(io, `warning: ${warning}`);
@@ -122,6 +122,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
       concurrency: values.concurrency,
       force: input.force,
       ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: SANDBOX_DOWN_HINT } : {}),
+      unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
       // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
       ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000, listen: !(values['database-url'] && !input.listen) } } : {}),
       signal: ctx.signal,

@@ -34,6 +34,7 @@ export interface RunSubmitOptions {
   concurrency: number;
   force: boolean;
   unreachableHint?: string;
+  unauthorizedHint?: string;
   /** `listen: false`: no listener, results come from the (team) store alone. */
   wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions; listen?: boolean };
   signal: AbortSignal;
@@ -142,6 +143,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
         concurrency: options.concurrency,
         force: options.force,
         ...(options.unreachableHint ? { unreachableHint: options.unreachableHint } : {}),
+        ...(options.unauthorizedHint ? { unauthorizedHint: options.unauthorizedHint } : {}),
         ...(waiter ? { waiter } : {}),
         waitTimeoutMs: options.wait?.timeoutMs ?? 120_000,
         signal: options.signal,

@@ -98,6 +98,8 @@ export interface BatchOptions {
   force: boolean;
   /** What to suggest when the service cannot be reached at all. */
   unreachableHint?: string;
+  /** What to suggest after a 401: where the token came from (flows/auth-session.ts). */
+  unauthorizedHint?: string;
   waiter?: ResultWaiter;
   waitTimeoutMs: number;
   signal: AbortSignal;
@@ -141,7 +143,13 @@ const checkHint = (idProposta: string): string =>
   `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
 
 /** Turn a failure of the client into an outcome: the one place that reads service errors. */
-export function outcomeOfError(item: SubmitItem, error: unknown, profile: string, unreachableHint?: string): SubmitResult {
+export function outcomeOfError(
+  item: SubmitItem,
+  error: unknown,
+  profile: string,
+  unreachableHint?: string,
+  unauthorizedHint?: string,
+): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
   if (error instanceof ServiceError) {
@@ -151,7 +159,7 @@ export function outcomeOfError(item: SubmitItem, error: unknown, profile: string
     const codes = error.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
     if (error instanceof UnauthorizedError) {
       return withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
-        `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`);
+        unauthorizedHint ?? `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`);
     }
     if (error instanceof ProposalNotFoundError) {
       return withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
@@ -296,7 +304,7 @@ async function send(item: SubmitItem, payload: string, options: BatchOptions): P
     partial.attempts = accepted.attempts;
     return withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
   } catch (error) {
-    return outcomeOfError(item, error, options.profile, options.unreachableHint);
+    return outcomeOfError(item, error, options.profile, options.unreachableHint, options.unauthorizedHint);
   }
 }
 
@@ -333,7 +341,7 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
 }
 
 /** A file, or a sheet's row. */
-const where = (item: SubmitItem): string => (item.row === undefined ? item.file : `${item.file} row ${item.row}`);
+const where = (item: { file: string; row?: number }): string => (item.row === undefined ? item.file : `${item.file} row ${item.row}`);
 
 /** The settlement of a later copy of a proposal already in this batch. */
 function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
@@ -348,8 +356,8 @@ function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): Sub
 
 /**
  * Send every item with at most `concurrency` in flight, in input order of start; wait for
- * each result with a waiter. On abort, nothing new is sent; what is in flight finishes
- * and is recorded. When the store fails, nothing new is sent either (a claim that cannot
+ * each result with a waiter, without holding a slot. On abort, or after a 401, nothing new
+ * is sent; what is in flight finishes and is recorded. When the store fails, nothing new is sent either (a claim that cannot
  * be recorded is never sent): what is in flight finishes, and StoreIncompleteError
  * carries every result.
  */
@@ -373,11 +381,31 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   // handled at once, so a failed write is never an unhandled rejection.
   const writes: Promise<void>[] = [];
   let writeError: unknown;
-  const stopped = (): boolean => options.signal.aborted || writeError !== undefined;
   const pendingWrites = {
     push: (write: Promise<void>): void => {
       writes.push(write.catch((error: unknown) => void (writeError ??= error)));
     },
+  };
+  // A 401 means the token is wrong for every file: nothing more is sent (issue 14).
+  let refused: SubmitResult | undefined;
+  const stopped = (): boolean => options.signal.aborted || writeError !== undefined || refused !== undefined;
+  // --wait: a result is awaited outside the worker, so a slot is free for the next send as
+  // soon as the 202 is in; the batch takes about the send time plus one result's delay.
+  const waits: Promise<void>[] = [];
+  let waitError: unknown;
+  const awaitResult = (index: number, accepted: SubmitResult): void => {
+    waits.push(
+      waitForResult(accepted, options).then(
+        (final) => {
+          results[index] = final;
+          options.progress?.onResult?.(final);
+        },
+        (error: unknown) => {
+          if (error instanceof StorageError) writeError ??= error;
+          else waitError ??= error;
+        },
+      ),
+    );
   };
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -401,22 +429,25 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       } else {
         result = forced(await send(item, ready.payload, options), ready.overridden);
         recordAnswer(ready, result, options, pendingWrites);
-      }
-      options.progress?.onAnswer?.(result);
-      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) {
-        result = await waitForResult(result, options);
-        options.progress?.onResult?.(result);
+        if (result.outcome === 'unauthorized') refused ??= result;
       }
       results[index] = result;
+      options.progress?.onAnswer?.(result);
+      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
-  // Interrupted (or the store failed): what was never taken is not sent (and not recorded).
+  // Interrupted, refused (401) or the store failed: what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;
-    results[index] = options.signal.aborted ? interrupted(items[index] as SubmitItem) : withOutcome(base(items[index] as SubmitItem), 'skipped', 'not sent: the store failed earlier in this batch');
+    const item = items[index] as SubmitItem;
+    if (options.signal.aborted) results[index] = interrupted(item);
+    else if (refused) results[index] = withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`);
+    else results[index] = withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch');
   }
+  await Promise.all(waits);
+  if (waitError !== undefined) throw waitError;
   await Promise.all(writes);
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   if (writeError !== undefined) {

@@ -68,7 +68,7 @@ describe('submit: answers of the service', () => {
         expect(doc.results[0]).toMatchObject({ outcome: 'unauthorized', httpStatus: 401, idContrato: null });
       } else {
         expect(run.stderr).toMatch(/unauthorized/);
-        expect(run.stderr).toMatch(/econsig auth login/);
+        expect(run.stderr).toMatch(/The token came from ECONSIG_TOKEN/);
       }
     }
     expect(sbx.requests()).toBe(3);

@@ -1,0 +1,86 @@
+/**
+ * How a batch flows (issue 14): --wait overlaps waiting with sending, and a 401 stops the
+ * batch. Built binary against the sandbox over real HTTP.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { type CountedSandbox, bankOnly, cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch, writeJson } from './submit-harness.js';
+
+let home: string;
+let dir: string;
+let sbx: CountedSandbox | undefined;
+const scratch = useScratch();
+beforeEach(() => {
+  ({ home, dir } = scratch);
+  sbx = undefined;
+});
+
+function batch(count: number): string {
+  const folder = join(dir, 'batch');
+  mkdirSync(folder);
+  for (let i = 0; i < count; i++) writeJson(folder, `PROP-${2001 + i}.json`, bankOnly(`PROP-${2001 + i}`));
+  return folder;
+}
+
+describe('submit --wait: waiting does not hold a concurrency slot', () => {
+  it('40 files, results 2 s after each 202, --concurrency 4: every 202 comes before the first result', async () => {
+    const port = await freePort();
+    sbx = await startCountedSandbox({ delayMs: 2_000, webhookUrl: `http://127.0.0.1:${port}/webhook` });
+    const folder = batch(40);
+    const run = await runCli(['submit', folder, '--concurrency', '4', '--wait', '--listen', `127.0.0.1:${port}`, '--timeout', '30'], {
+      env: cliEnv(home, sbx.sandbox.url, sbx.sandbox.token),
+      timeoutMs: 40_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n');
+    const accepted = lines.map((line, i) => (/ accepted {2}202 accepted/.test(line) ? i : -1)).filter((i) => i >= 0);
+    const approved = lines.map((line, i) => (/ approved {2}contract /.test(line) ? i : -1)).filter((i) => i >= 0);
+    expect(accepted).toHaveLength(40);
+    expect(approved).toHaveLength(40);
+    // Held slots would allow only 4 sends before the first result: all 40 went first.
+    expect(Math.max(...accepted)).toBeLessThan(Math.min(...approved));
+    expect(sbx.requests()).toBe(40);
+    expect(run.stderr).toMatch(/40 submissions: 40 approved/);
+  }, 60_000);
+});
+
+describe('submit: a 401 stops the batch', () => {
+  it('ECONSIG_TOKEN wrong, 30 files at --concurrency 4: at most 4 requests, the rest not sent, the hint names ECONSIG_TOKEN once per 401', async () => {
+    sbx = await startCountedSandbox({ latencyMs: 50 });
+    const folder = batch(30);
+    const env = cliEnv(home, sbx.sandbox.url, 'sbx_wrong_token_0123456789abcdef');
+    const json = await runCli(['submit', folder, '--concurrency', '4', '--json'], { env });
+    expect(json.code, json.stderr).toBe(3);
+    expect(sbx.requests()).toBeLessThanOrEqual(4);
+    const results = parseSubmitJson(json.stdout).results;
+    expect(results).toHaveLength(30);
+    const refused = results.filter((r) => r.outcome === 'unauthorized');
+    const notSent = results.filter((r) => r.outcome === 'skipped');
+    expect(refused.length).toBe(sbx.requests());
+    expect(refused.length + notSent.length).toBe(30);
+    for (const r of notSent) expect((r as { message?: string }).message).toMatch(/^not sent: the service refused the token \(401\)/);
+    for (const r of refused) expect((r as { hint?: string }).hint).toMatch(/The token came from ECONSIG_TOKEN/);
+
+    const before = sbx.requests();
+    const human = await runCli(['submit', folder, '--concurrency', '4'], { env });
+    expect(human.code, human.stderr).toBe(3);
+    expect(sbx.requests() - before).toBeLessThanOrEqual(4);
+    const hints = human.stderr.split('\n').filter((line) => line.includes('The token came from ECONSIG_TOKEN'));
+    expect(hints.length).toBeGreaterThan(0);
+    expect(hints.length).toBeLessThanOrEqual(4);
+    expect(human.stderr).not.toContain('econsig auth login');
+  });
+
+  it('a stored token refused: the hint names the profile and says to log in again', async () => {
+    sbx = await startCountedSandbox();
+    const login = await runCli(['auth', 'login', '--with-token'], { env: { ECONSIG_HOME: home }, input: 'sbx_stored_but_wrong_0123456789\n' });
+    expect(login.code, login.stderr).toBe(0);
+    const run = await runCli(['submit', batch(3), '--concurrency', '1'], { env: cliEnv(home, sbx.sandbox.url, undefined) });
+    expect(run.code, run.stderr).toBe(3);
+    expect(sbx.requests()).toBe(1);
+    expect(run.stderr).toMatch(/The token is the one stored for profile default \(.*config\.json\): log in again with `econsig auth login`/);
+    expect(run.stderr).not.toContain('ECONSIG_TOKEN');
+  });
+});
