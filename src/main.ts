@@ -99,8 +99,8 @@ async function renderFailure(error: unknown, io: Io, json: boolean): Promise<num
     if (error.exitCode === 0) return ExitCode.ok;
     // commander has written its message to stderr; --json still gets its one document.
     if (json) {
-      const message = error.message.replace(/^error: /, '');
-      io.stdout.write(`${JSON.stringify({ ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } })}\n`);
+      const { writeUsageErrorJson } = await import('./ui/errors.js');
+      writeUsageErrorJson(io, error.message.replace(/^error: /, ''));
     }
     return ExitCode.usage;
   }

@@ -38,3 +38,9 @@ export function renderError(error: unknown, io: Io): number {
   }
   return exitCode;
 }
+
+/** A usage error commander has already printed on stderr: with --json, its one document on stdout. */
+export function writeUsageErrorJson(io: Io, message: string): void {
+  const doc = { ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } };
+  io.stdout.write(`${JSON.stringify(doc)}\n`);
+}

@@ -153,6 +153,16 @@ describe('econsig schema, --help, --version', () => {
     expect(r.stderr).toContain('Usage: econsig');
   });
 
+  it('an unknown flag with --json: exit 2, commander\'s message on stderr, the one error document on stdout', async () => {
+    const r = await runCli(['validate', 'fixtures/valid', '--no-such-flag', '--json'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--no-such-flag'");
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      error: { message: "unknown option '--no-such-flag'", cause: null, hint: 'See econsig --help.', exitCode: 2 },
+    });
+  });
+
   it('a node that forbids generated code gets the same answers (the fast path steps aside for zod)', async () => {
     const args = ['validate', 'fixtures/valid', 'fixtures/invalid', 'fixtures/warnings', '--json'];
     const normal = await runCli(args, { env });
