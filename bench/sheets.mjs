@@ -79,10 +79,12 @@ function measure(label, file, rows, floor, rounds, json = true, env = {}) {
   const ours = [];
   const floors = [];
   let rss = 0;
+  let floorRss = 0;
   for (let i = 0; i < rounds; i++) {
     const f = runNode(['-e', floor, file], { env: { NODE_PATH: join(root, 'node_modules') } });
     if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
     floors.push(f.ms);
+    floorRss = Math.max(floorRss, f.rssMiB);
     const o = runNode([bin, 'validate', file, ...(json ? ['--json'] : [])], { stdout: 'pipe', env });
     if (o.status !== 1) throw new Error(`validate ${label}: exit ${o.status} (expected 1: 10% invalid rows)\n${o.stderr}`);
     // --json: every row is an entry; text: the summary line counts them (people's text on stderr).
@@ -92,7 +94,7 @@ function measure(label, file, rows, floor, rounds, json = true, env = {}) {
     rss = Math.max(rss, o.rssMiB);
   }
   const ms = median(ours);
-  return { label, rows, ms, rowsPerSecond: Math.round((rows / ms) * 1000), floorMs: median(floors), rssMiB: rss };
+  return { label, rows, ms, rowsPerSecond: Math.round((rows / ms) * 1000), floorMs: median(floors), rssMiB: rss, floorRssMiB: floorRss };
 }
 
 export async function benchSheets() {
@@ -120,12 +122,14 @@ export async function benchSheets() {
   }
 }
 
+const mib = (value) => (Number.isNaN(value) ? 'n/a' : value.toFixed(0));
+
 export function printSheets(results) {
   console.log('\n## validate of spreadsheets (whole process, --json; floor = reading the file and nothing else: CSV decode + split lines, xlsx exceljs streaming reader)');
   console.log(
     table([
-      ['sheet', 'econsig ms', 'rows/s', 'floor ms', 'peak RSS MiB', 'goal'],
-      ...results.map((r) => [r.label, r.ms.toFixed(0), r.rowsPerSecond, r.floorMs.toFixed(0), Number.isNaN(r.rssMiB) ? 'n/a' : r.rssMiB.toFixed(0), r.goal]),
+      ['sheet', 'econsig ms', 'rows/s', 'floor ms', 'peak RSS MiB', 'floor RSS MiB', 'goal'],
+      ...results.map((r) => [r.label, r.ms.toFixed(0), r.rowsPerSecond, r.floorMs.toFixed(0), mib(r.rssMiB), mib(r.floorRssMiB), r.goal]),
     ]),
   );
 }

@@ -235,7 +235,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
     const column = mapping.headerOf.get(path) ?? null;
     if (converted.error) cellErrors.push({ path, column, message: converted.error });
     if (converted.warning) cellWarnings.push({ path, column, message: converted.warning });
-    if (converted.text.trim() !== '') setPath(document, path, converted.text);
+    if (FILLED.test(converted.text)) setPath(document, path, converted.text);
   }
 
   // validateSubmission does not change its input: the document can be kept as it is.
@@ -278,8 +278,13 @@ function lostZerosHint(path: string, texts: Map<string, CellText>, m: SheetMessa
   return ` (${m.lostZerosHint(text.padStart(column.digits, '0'))})`;
 }
 
+const FILLED = /\S/;
+
 function isEmptyRow(cells: readonly unknown[]): boolean {
-  for (const cell of cells) if (plainText(cell).trim() !== '') return false;
+  for (const cell of cells) {
+    if (cell === null || cell === undefined) continue;
+    if (FILLED.test(typeof cell === 'string' ? cell : plainText(cell))) return false;
+  }
   return true;
 }
 
