@@ -15,6 +15,7 @@ for (const [name, file, fn, print] of [
   ['listener', './listener.mjs', 'benchListener', 'printListener'],
   ['sheets', './sheets.mjs', 'benchSheets', 'printSheets'],
   ['wait', './wait.mjs', 'benchWait', 'printWait'],
+  ['team', './team.mjs', 'benchTeam', 'printTeam'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);

@@ -69,15 +69,15 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
 
   it('creates its schema with a version table, and opens it again without migrating', async () => {
     await (await openStore()).close();
-    expect(await pg.psql('SELECT version FROM econsig_schema ORDER BY version', `store_${n}`)).toBe('1\n');
+    expect(await pg.psql('SELECT version FROM econsig_schema ORDER BY version', `store_${n}`)).toBe('1\n2\n');
     await openStore();
-    expect(await pg.psql('SELECT count(*) FROM econsig_schema', `store_${n}`)).toBe('1\n');
+    expect(await pg.psql('SELECT count(*) FROM econsig_schema', `store_${n}`)).toBe('2\n');
   });
 
   it('several processes opening a new database at once migrate it once', async () => {
     const stores = await Promise.all(Array.from({ length: 5 }, () => openStore()));
     expect(stores).toHaveLength(5);
-    expect(await pg.psql('SELECT count(*) FROM econsig_schema', `store_${n}`)).toBe('1\n');
+    expect(await pg.psql('SELECT count(*) FROM econsig_schema', `store_${n}`)).toBe('2\n');
   });
 
   it('refuses a schema newer than it knows, and leaves it untouched', async () => {
@@ -86,7 +86,7 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
     const error = await PostgresStore.open(url).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).exitCode).toBe(74);
-    expect((error as StorageError).message).toContain('schema is version 99, newer than this econsig knows (1)');
+    expect((error as StorageError).message).toContain('schema is version 99, newer than this econsig knows (2)');
     expect((error as StorageError).hint).toContain('Upgrade econsig');
     expect(await pg.psql('SELECT max(version) FROM econsig_schema', `store_${n}`)).toBe('99\n');
   });
@@ -154,6 +154,26 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
     expect(await a.recordDelivery(delivery({ webhookId: null, bodyHash: 'b3' }))).toBe('stored');
     expect((await b.resultOf('C-9'))?.outcome).toBe('approved');
     expect(await pg.psql('SELECT count(*) FROM econsig_deliveries', `store_${n}`)).toBe('2\n');
+  });
+
+  it('deliveries of one turn share a commit: duplicates inside the batch are found, each answer is its own', async () => {
+    const store = await openStore();
+    const batch = Array.from({ length: 50 }, (_, i) => delivery({ webhookId: `w${i % 20}`, bodyHash: `b${i}`, idContrato: `C-${i % 20}` }));
+    const answers = await Promise.all(batch.map((d) => store.recordDelivery(d)));
+    expect(answers.slice(0, 20)).toEqual(Array(20).fill('stored'));
+    expect(answers.slice(20)).toEqual(Array(30).fill('duplicate'));
+    expect(await pg.psql('SELECT count(*) FROM econsig_deliveries', `store_${n}`)).toBe('20\n');
+    expect(await pg.psql('SELECT count(*) FROM econsig_results', `store_${n}`)).toBe('20\n');
+    // Close waits for a batch in flight.
+    const late = store.recordDelivery(delivery({ webhookId: 'late', bodyHash: 'late' }));
+    await store.close();
+    expect(await late).toBe('stored');
+  });
+
+  it('a field holding U+0000 (escaped in the JSON) is stored, not refused forever', async () => {
+    const store = await openStore();
+    expect(await store.recordDelivery(delivery({ idContrato: 'C-\u0000-1', payload: '{"idContrato":"C-\\u0000-1"}' }))).toBe('stored');
+    expect((await store.resultOf('C-\uFFFD-1'))?.outcome).toBe('approved');
   });
 
   it('an unknown status is stored but is not a result', async () => {
