@@ -1,11 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
-import { UsageError } from '../errors.js';
+import { AuthError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { isSuccess } from '../domain/outcome.js';
+import { fieldsOfServiceErrors } from '../domain/service-fields.js';
+import type { FieldPath } from '../domain/submission.js';
+import { authPlanOf } from '../flows/auth-session.js';
+import type { SubmitResult } from '../flows/submit-batch.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { resolveHome } from '../store/home.js';
+import type { ResolvedSettings } from '../store/settings.js';
+import { createPrompts, PromptCancelledError } from '../ui/prompts.js';
+import { createTheme } from '../ui/theme.js';
+import { askAfterRefusal } from '../ui/wizard/after-send.js';
+import { t, type WizardLang } from '../ui/wizard/messages.js';
+import { saveDraft, saveToChosenFile } from '../ui/wizard/saving.js';
 import { renderSaved } from '../ui/submit-output.js';
 
 function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
@@ -35,28 +46,105 @@ async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFi
   return loaded.document;
 }
 
+interface Resume {
+  prefill: unknown;
+  serviceRejected?: ReadonlyMap<FieldPath, string>;
+}
+
 /** The wizard's submission as a validated report, or null when the clerk saved or quit. */
-export async function submissionFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions): Promise<FileReport | null> {
-  if (!ctx.io.canPrompt) {
-    throw new UsageError(
-      'no submission file given, and the wizard needs a terminal',
-      'Pass the file: econsig submit --file proposal.json (or - for stdin).',
-    );
-  }
-  const prefill = await prefillFrom(input, ctx, options);
+async function submissionFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, resume: Resume): Promise<FileReport | null> {
   const { runWizard, wizardLang } = await import('../ui/wizard/index.js');
   const result = await runWizard({
     io: ctx.io,
     lang: wizardLang(input.lang, ctx.env),
     now: options.now,
-    prefill,
+    prefill: resume.prefill,
+    ...(resume.serviceRejected ? { serviceRejected: resume.serviceRejected } : {}),
     savePath: input.save,
     signal: ctx.signal,
-    draftDir: join(resolveHome(ctx.env), 'drafts'),
+    draftDir: draftDir(ctx),
   });
   if (result.action !== 'submit') return null;
   // --save writes the built submission whatever the clerk chose (cli-contract.md).
   if (input.save !== undefined) saveSubmission(input.save, result.submission, ctx);
   // The same check as a file gets; the wizard's "Submit" choice was the confirmation.
   return reportOf('(wizard)', result.submission, options);
+}
+
+const draftDir = (ctx: Context): string => join(resolveHome(ctx.env), 'drafts');
+
+/** No token: said before the first question (issue 14), unless the clerk only builds a file. */
+function checkCredentials(settings: ResolvedSettings, env: Record<string, string | undefined>, lang: WizardLang): void {
+  const plan = authPlanOf(settings, env);
+  if (plan.method === 'token' && plan.token === undefined) {
+    const profile = settings.profile.name;
+    throw new AuthError(t(lang, 'noToken', { profile }), t(lang, 'noTokenHint', { flag: profile === 'default' ? '' : ` --profile ${profile}` }));
+  }
+}
+
+export type Send = (reports: FileReport[]) => Promise<{ code: number; results?: SubmitResult[] }>;
+
+/**
+ * `econsig submit` with the wizard. The clerk's work is never lost (issue 14): after a
+ * refused send the wizard says why and offers to correct the field the service named, to
+ * send again when nothing was created, to save to a file, or to leave with a draft kept;
+ * a send that fails outright keeps a draft too.
+ */
+export async function submitFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, settings: ResolvedSettings, send: Send): Promise<number> {
+  if (!ctx.io.canPrompt) {
+    throw new UsageError(
+      'no submission file given, and the wizard needs a terminal',
+      'Pass the file: econsig submit --file proposal.json (or - for stdin).',
+    );
+  }
+  const { wizardLang } = await import('../ui/wizard/index.js');
+  const lang = wizardLang(input.lang, ctx.env);
+  if (!input.dryRun && input.save === undefined) checkCredentials(settings, ctx.env, lang);
+  const theme = createTheme(ctx.io);
+  const keeper = { io: ctx.io, lang, theme, now: options.now };
+  const keep = async (submission: Record<string, unknown>): Promise<void> => {
+    const path = await saveDraft(keeper, submission, draftDir(ctx));
+    if (path) ctx.io.stderr.write(`${theme.warning(t(lang, 'draftKept', { path }))}\n`);
+  };
+
+  let resume: Resume = { prefill: await prefillFrom(input, ctx, options) };
+  let report: FileReport | null = null;
+  for (;;) {
+    report ??= await submissionFromWizard(input, ctx, options, resume);
+    if (!report) return ExitCode.ok;
+    const submission = report.value as Record<string, unknown>;
+    let sent;
+    try {
+      sent = await send([report]);
+    } catch (error) {
+      await keep(submission);
+      throw error;
+    }
+    const result = sent.results?.[0];
+    if (input.dryRun || !result || isSuccess(result.outcome)) return sent.code;
+    if (ctx.signal.aborted) {
+      await keep(submission);
+      return sent.code;
+    }
+    const prompts = createPrompts(ctx.io, { dim: theme.muted, signal: ctx.signal });
+    const serviceRejected = fieldsOfServiceErrors(result.erros);
+    if (result.outcome === 'not_found' && !serviceRejected.has('idProposta')) serviceRejected.set('idProposta', result.erros[0]?.msg ?? result.message);
+    let choice;
+    try {
+      choice = await askAfterRefusal({ io: ctx.io, lang, theme, prompts, refusal: result, fields: [...serviceRejected.keys()] });
+    } catch (error) {
+      if (!(error instanceof PromptCancelledError)) throw error;
+      await keep(submission);
+      throw new InterruptedError(t(lang, 'cancelled'));
+    }
+    if (choice === 'retry') continue;
+    if (choice === 'fix') {
+      resume = { prefill: submission, serviceRejected };
+      report = null;
+      continue;
+    }
+    if (choice === 'save') await saveToChosenFile(keeper, prompts, submission, input.save);
+    else await keep(submission);
+    return sent.code;
+  }
 }

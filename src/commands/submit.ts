@@ -2,7 +2,7 @@ import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
 import { checkTarget, dryRunRequests, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
-import { StoreIncompleteError } from '../flows/submit-batch.js';
+import { StoreIncompleteError, type SubmitResult } from '../flows/submit-batch.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
@@ -21,7 +21,6 @@ import { confirmTarget } from '../ui/prompts.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
-import { submissionFromWizard } from './submit-wizard.js';
 
 const SANDBOX_DOWN_HINT =
   'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).';
@@ -49,27 +48,47 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const now = new Date();
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
   const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
+  const sending: Sending = { input, ctx, settings, now, notices: [] };
 
-  let reports: FileReport[];
-  // Sheets (src/sheets): one report per row; their header notices; where results go back.
-  let notices: FileReport[] = [];
-  let sheetResults: SheetResults | undefined;
-  let openResults: (() => Promise<SheetResults>) | undefined;
   const fromWizard = input.files.length === 0 || input.interactive;
   if (fromWizard) {
-    const wizard = await submissionFromWizard(input, ctx, options);
-    if (!wizard) return ExitCode.ok;
-    reports = [wizard];
-  } else if (input.files.some((file) => isSheetInput(file, input.format))) {
+    const { submitFromWizard } = await import('./submit-wizard.js');
+    // Settings again for each send: a clerk may log in in another terminal between two tries.
+    const send = async (reports: FileReport[]) =>
+      sendReports({ ...sending, settings: await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) }), fromWizard: true }, reports);
+    return submitFromWizard(input, ctx, options, settings, send);
+  }
+  let reports: FileReport[];
+  if (input.files.some((file) => isSheetInput(file, input.format))) {
     const sheets = await import('../flows/sheet-inputs.js');
     const read = await sheets.validateInputs(input.files, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
-    notices = read.notices;
-    openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);
+    sending.notices = read.notices;
+    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);
   } else {
     reports = validateFiles(input.files, options);
   }
+  return (await sendReports(sending, reports)).code;
+}
 
+/** What sending needs besides the reports. */
+interface Sending {
+  input: SubmitInput;
+  ctx: Context;
+  settings: ResolvedSettings;
+  now: Date;
+  fromWizard?: boolean;
+  /** Sheets (src/sheets): their header notices, and where results go back. */
+  notices: FileReport[];
+  openResults?: () => Promise<SheetResults>;
+}
+
+/** Send the valid reports (or show them, with --dry-run) and render the run; the exit code, and the results when anything was tried. */
+async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ code: number; results?: SubmitResult[] }> {
+  const { input, ctx, settings, now, notices, openResults } = sending;
+  const { io } = ctx;
+  const fromWizard = sending.fromWizard === true;
+  let sheetResults: SheetResults | undefined;
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
     const oauth = settings.token?.source !== 'env' && (settings.values['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '');
@@ -77,7 +96,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     else if (!settings.token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
     renderInvalidFiles(io, reports);
     renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
-    return reportsExitCode(reports);
+    return { code: reportsExitCode(reports) };
   }
 
   // Nothing to send (every file unreadable or invalid): say so without asking for a token.
@@ -86,7 +105,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     renderInvalidFiles(io, [...notices, ...reports]);
     if (openResults) renderResultsWritten(io, await (await openResults()).finish(results));
     renderSubmitResults(io, results, { interrupted: false });
-    return submitExitCode(results);
+    return { code: submitExitCode(results), results };
   }
 
   // No token (or client secret), unusable TLS files, or a plain-http remote host: fail before anything leaves.
@@ -139,7 +158,7 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
     const all = inInputOrder(reports, error.results);
     if (sheetResults) renderResultsWritten(io, await sheetResults.finish(all));
     renderSubmitResults(io, all, { interrupted: ctx.signal.aborted, notStored: error });
-    return error.exitCode;
+    return { code: error.exitCode, results: all };
   }
   progress.stop();
 
@@ -148,5 +167,5 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   renderSubmitResults(io, results, { interrupted });
   if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
   // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
-  return interrupted ? ExitCode.interrupted : submitExitCode(results);
+  return { code: interrupted ? ExitCode.interrupted : submitExitCode(results), results };
 }

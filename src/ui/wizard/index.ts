@@ -4,9 +4,6 @@
  * uses, shows a masked summary, and hands the normalised submission back to the submit flow.
  * It sends nothing itself.
  */
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { bankName } from '../../domain/banks.js';
 import { UF_NAMES, UFS, type Uf } from '../../domain/brazil.js';
 import type { Issue } from '../../domain/normalize.js';
@@ -31,6 +28,7 @@ import {
 } from './fields.js';
 import {
   choiceLabel,
+  fieldLabel,
   fieldQuestion,
   listHelp,
   type MenuAction,
@@ -43,6 +41,7 @@ import {
   t,
   type WizardLang,
 } from './messages.js';
+import { type Keeper, saveDraft, saveToChosenFile } from './saving.js';
 import { renderSummary } from './summary.js';
 
 export type { WizardLang } from './messages.js';
@@ -69,6 +68,11 @@ export interface WizardOptions {
   savePath?: string;
   /** Injectable for tests; default the real @inquirer prompts, imported when first shown. */
   prompts?: WizardPrompts;
+  /**
+   * After the service refused a send: the fields it named, with its message. They are asked
+   * again (their value offered), and the rest of `prefill` is kept.
+   */
+  serviceRejected?: ReadonlyMap<FieldPath, string>;
   /** The run's signal: SIGTERM at a prompt leaves as Ctrl-C does. */
   signal?: AbortSignal;
   /** Where a draft is written when the wizard is left with work in it (default: the current folder). */
@@ -119,6 +123,7 @@ const lastSegment = (path: string): string => path.slice(path.lastIndexOf('.') +
 class Wizard {
   private readonly draft: Draft = new Map();
   private readonly rejected = new Map<FieldPath, string>();
+  private readonly serviceRejected: Map<FieldPath, string>;
   private readonly prefilled: boolean;
   private prefillPayout: PayoutMode | undefined;
 
@@ -128,6 +133,7 @@ class Wizard {
     private readonly theme: Theme,
   ) {
     this.prefilled = options.prefill !== undefined;
+    this.serviceRejected = new Map(options.serviceRejected ?? []);
     if (this.prefilled) {
       const prefill = readPrefill(options.prefill);
       for (const [path, value] of prefill.draft) this.draft.set(path, value);
@@ -146,7 +152,8 @@ class Wizard {
 
   async run(): Promise<WizardResult> {
     this.say(this.theme.muted(t(this.lang, 'intro')));
-    if (this.prefilled) this.say(this.theme.muted(t(this.lang, 'prefilled', { n: this.draft.size })));
+    if (this.serviceRejected.size > 0) this.say(this.theme.muted(t(this.lang, 'fixIntro')));
+    else if (this.prefilled) this.say(this.theme.muted(t(this.lang, 'prefilled', { n: this.draft.size })));
     for (const section of SECTIONS) await this.fillSection(section.id, 'fill');
 
     for (;;) {
@@ -194,32 +201,13 @@ class Wizard {
     throw new InterruptedError(path ? t(this.lang, 'cancelledSaved', { path }) : t(this.lang, 'cancelled'));
   }
 
-  /**
-   * Write what was entered to a new file (0600) in the drafts folder and say where; never
-   * asks, so it works after Ctrl-C. A draft that cannot be written is shown on the screen
-   * instead, so nothing typed is lost. Returns the path, or undefined.
-   */
-  async saveDraft(): Promise<string | undefined> {
-    const id = this.draft.get('idProposta');
-    const dir = this.options.draftDir ?? process.cwd();
-    const stamp = this.options.now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-    const text = `${JSON.stringify(toSubmission(this.draft), null, 2)}\n`;
-    try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      for (let n = 1; ; n++) {
-        const path = join(dir, `${id ? id.replace(/[^\w.-]/g, '_') : 'submission'}-draft-${stamp}${n > 1 ? `-${n}` : ''}.json`);
-        try {
-          await writeFile(path, text, { mode: 0o600, flag: 'wx' });
-          return path;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
-      }
-    } catch (error) {
-      this.say(this.theme.error(t(this.lang, 'draftFailed', { dir, cause: (error as Error).message })));
-      this.say(text);
-      return undefined;
-    }
+  /** Write what was entered to a new draft file without asking (saving.ts); the path, or undefined. */
+  saveDraft(): Promise<string | undefined> {
+    return saveDraft(this.keeper, toSubmission(this.draft), this.options.draftDir ?? process.cwd());
+  }
+
+  private get keeper(): Keeper {
+    return { io: this.options.io, lang: this.lang, theme: this.theme, now: this.options.now };
   }
 
   /** Ask a section: in 'fill' only what is missing or was rejected, in 'edit' every field with its current value. */
@@ -246,6 +234,7 @@ class Wizard {
   }
 
   private missing(path: FieldPath): boolean {
+    if (this.serviceRejected.has(path)) return true;
     if (this.draft.has(path)) return false;
     // A file that leaves out an optional field means "none".
     return !(this.prefilled && OPTIONAL_FIELDS.has(path) && !this.rejected.has(path));
@@ -290,6 +279,11 @@ class Wizard {
   }
 
   private async askField(path: FieldPath): Promise<void> {
+    const refused = this.serviceRejected.get(path);
+    if (refused !== undefined) {
+      this.serviceRejected.delete(path);
+      this.say(this.theme.warning(t(this.lang, 'serviceRefusedField', { field: fieldLabel(this.lang, path), message: refused })));
+    }
     const wrong = this.rejected.get(path);
     if (wrong !== undefined) {
       this.rejected.delete(path);
@@ -354,31 +348,8 @@ class Wizard {
     if (parts.length) this.say(`  ${this.theme.muted(parts.join('  '))}`);
   }
 
-  /** Write what was entered as pretty JSON, readable only by its owner; returns the path. */
-  private async save(): Promise<string> {
-    const id = this.draft.get('idProposta');
-    const fallback = this.options.savePath ?? `${id ? id.replace(/[^\w.-]/g, '_') : 'submission'}.json`;
-    for (;;) {
-      const answer = await this.prompts.input({
-        name: 'save-path',
-        message: t(this.lang, 'savePath'),
-        default: fallback,
-        validate: (raw) => (raw.trim() ? true : t(this.lang, 'required')),
-      });
-      const path = answer.trim();
-      if (existsSync(path)) {
-        const replace = await this.prompts.confirm({
-          name: 'overwrite',
-          message: t(this.lang, 'overwrite', { path }),
-          default: false,
-        });
-        if (!replace) continue;
-      }
-      await writeFile(path, `${JSON.stringify(toSubmission(this.draft), null, 2)}\n`, { mode: 0o600 });
-      // `mode` applies only to a new file; a replaced one keeps its old mode otherwise.
-      await chmod(path, 0o600);
-      this.say(this.theme.success(t(this.lang, 'saved', { path })));
-      return path;
-    }
+  /** Ask where, and write what was entered there (0600); returns the path. */
+  private save(): Promise<string> {
+    return saveToChosenFile(this.keeper, this.prompts, toSubmission(this.draft), this.options.savePath);
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * Keeping a clerk's work: a draft written without a question (after Ctrl-C, SIGTERM or a
+ * refused send), and a file saved where the clerk says. Both 0600: they hold a worker's
+ * personal data.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Io } from '../io.js';
+import type { WizardPrompts } from '../prompts.js';
+import type { Theme } from '../theme.js';
+import { t, type WizardLang } from './messages.js';
+
+export interface Keeper {
+  io: Pick<Io, 'stderr'>;
+  lang: WizardLang;
+  theme: Theme;
+  now: Date;
+}
+
+const safeName = (id: unknown): string => (typeof id === 'string' && id !== '' ? id.replace(/[^\w.-]/g, '_') : 'submission');
+
+/**
+ * Write `submission` to a new file in `dir` (made 0700 when missing) and return its path.
+ * Never asks. A draft that cannot be written is shown on the screen instead, so nothing
+ * typed is lost; then undefined.
+ */
+export async function saveDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<string | undefined> {
+  const stamp = keeper.now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const text = `${JSON.stringify(submission, null, 2)}\n`;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    for (let n = 1; ; n++) {
+      const path = join(dir, `${safeName(submission.idProposta)}-draft-${stamp}${n > 1 ? `-${n}` : ''}.json`);
+      try {
+        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+        return path;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  } catch (error) {
+    keeper.io.stderr.write(`${keeper.theme.error(t(keeper.lang, 'draftFailed', { dir, cause: (error as Error).message }))}\n${text}`);
+    return undefined;
+  }
+}
+
+/** Ask where to save (default `fallback`, or `<idProposta>.json`), confirm a replacement, write 0600; returns the path. */
+export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, submission: Record<string, unknown>, fallback?: string): Promise<string> {
+  const { lang } = keeper;
+  for (;;) {
+    const answer = await prompts.input({
+      name: 'save-path',
+      message: t(lang, 'savePath'),
+      default: fallback ?? `${safeName(submission.idProposta)}.json`,
+      validate: (raw) => (raw.trim() ? true : t(lang, 'required')),
+    });
+    const path = answer.trim();
+    if (existsSync(path)) {
+      const replace = await prompts.confirm({ name: 'overwrite', message: t(lang, 'overwrite', { path }), default: false });
+      if (!replace) continue;
+    }
+    await writeFile(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
+    // `mode` applies only to a new file; a replaced one keeps its old mode otherwise.
+    await chmod(path, 0o600);
+    keeper.io.stderr.write(`${keeper.theme.success(t(lang, 'saved', { path }))}\n`);
+    return path;
+  }
+}
