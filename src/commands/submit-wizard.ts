@@ -16,7 +16,7 @@ import { createPrompts, PromptCancelledError } from '../ui/prompts.js';
 import { createTheme } from '../ui/theme.js';
 import { askAfterRefusal } from '../ui/wizard/after-send.js';
 import { t, type WizardLang } from '../ui/wizard/messages.js';
-import { saveDraft, saveToChosenFile } from '../ui/wizard/saving.js';
+import { keepDraft, saveToChosenFile } from '../ui/wizard/saving.js';
 import { renderSaved } from '../ui/submit-output.js';
 
 function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
@@ -102,10 +102,7 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
   if (!input.dryRun && input.save === undefined) checkCredentials(settings, ctx.env, lang);
   const theme = createTheme(ctx.io);
   const keeper = { io: ctx.io, lang, theme, now: options.now };
-  const keep = async (submission: Record<string, unknown>): Promise<void> => {
-    const path = await saveDraft(keeper, submission, draftDir(ctx));
-    if (path) ctx.io.stderr.write(`${theme.warning(t(lang, 'draftKept', { path }))}\n`);
-  };
+  const keep = (submission: Record<string, unknown>): Promise<void> => keepDraft(keeper, submission, draftDir(ctx));
 
   let resume: Resume = { prefill: await prefillFrom(input, ctx, options) };
   let report: FileReport | null = null;

@@ -67,3 +67,9 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
     return path;
   }
 }
+
+/** A draft without a question, and a line naming it (after a refused send). */
+export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<void> {
+  const path = await saveDraft(keeper, submission, dir);
+  if (path) keeper.io.stderr.write(`${keeper.theme.warning(t(keeper.lang, 'draftKept', { path }))}\n`);
+}
