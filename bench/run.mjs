@@ -16,6 +16,7 @@ for (const [name, file, fn, print] of [
   ['sheets', './sheets.mjs', 'benchSheets', 'printSheets'],
   ['wait', './wait.mjs', 'benchWait', 'printWait'],
   ['team', './team.mjs', 'benchTeam', 'printTeam'],
+  ['store', './store.mjs', 'benchStore', 'printStore'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);

@@ -407,16 +407,35 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       ),
     );
   };
+  // Claims are taken in chunks of `concurrency`, in input order, a chunk ahead of the
+  // sends: the claims of a chunk share one commit (one fsync) instead of one each, and the
+  // next chunk is committed while this one is being sent. A claim taken but not sent
+  // (Ctrl-C, a store failure) is answered `skipped` below, which frees it; only a crash
+  // leaves it as an unanswered claim (unknown), like a send in flight.
+  const chunk = Math.max(1, options.concurrency);
+  const claims = new Map<number, Promise<Prepared>>();
+  let claimedUpTo = 0;
+  const claimAt = (position: number): Promise<Prepared> => {
+    if (position >= claimedUpTo - chunk) {
+      const end = Math.min(queue.length, claimedUpTo + chunk);
+      for (; claimedUpTo < end; claimedUpTo++) {
+        const claim = prepare(items[queue[claimedUpTo] as number] as SubmitItem, options);
+        claim.catch(() => undefined); // awaited by its worker, or released below
+        claims.set(claimedUpTo, claim);
+      }
+    }
+    return claims.get(position) as Promise<Prepared>;
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < queue.length && !stopped()) {
-      const index = queue[next++] as number;
+      const position = next++;
+      const index = queue[position] as number;
       const item = items[index] as SubmitItem;
-      // Claimed only when this item is about to be sent, so the store never records a
-      // send that did not happen.
       let ready: Prepared;
       try {
-        ready = await prepare(item, options);
+        ready = await claimAt(position);
+        claims.delete(position);
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
@@ -438,6 +457,16 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
+  // Claimed ahead but never sent: answered `skipped`, so the same command again sends them.
+  for (const claim of claims.values()) {
+    pendingWrites.push(
+      claim.then((ready) => {
+        if (ready.kind !== 'ready') return;
+        const at = options.now().toISOString();
+        return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: 'not sent: claimed, then the batch stopped' });
+      }),
+    );
+  }
   // Interrupted, refused (401) or the store failed: what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;

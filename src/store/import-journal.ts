@@ -12,7 +12,9 @@ import { createInterface } from 'node:readline';
 import { type AnswerRecord, type DeliveryRecord, type LegacyEntry, StorageError, type Store, storageHint } from './store.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
-const BATCH_LINES = 5_000;
+// Lines per transaction: large enough that commits (an fsync each) cost little, small
+// enough that memory stays bounded and a cut-short import loses little work.
+const BATCH_LINES = 2_000;
 
 export interface ImportReport {
   journal: string;
@@ -104,7 +106,7 @@ export async function importJournal(home: string, store: Store): Promise<ImportR
   let imported = 0;
   let skipped = 0;
   try {
-    const input = createReadStream(journal, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const input = createReadStream(journal, { encoding: 'utf8' });
     const reader = createInterface({ input, crlfDelay: Infinity });
     let batch: LegacyEntry[] = [];
     for await (const line of reader) {

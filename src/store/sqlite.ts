@@ -2,10 +2,18 @@
  * The default store: SQLite through node:sqlite, `$ECONSIG_HOME/econsig.db` (docs/store.md).
  *
  * One connection per process, WAL (readers never wait for the writer), a busy timeout
- * (processes take turns for the write lock), and synchronous=FULL: a commit returns only
- * once it survives a power cut, because a claim must be on disk before its POST leaves
- * and a delivery before its 2xx. Writes are group-committed: every write asked for in one
- * turn of the event loop goes into one transaction, one fsync.
+ * (processes take turns for the write lock), and no write reported done before it would
+ * survive a power cut: a claim must be on disk before its POST leaves, and a delivery
+ * before its 2xx. Writes are group-committed: every write asked for in one turn of the
+ * event loop goes into one transaction.
+ *
+ * The fsync is ours rather than SQLite's. With synchronous=NORMAL a commit appends to the
+ * WAL without syncing it (SQLite still syncs the WAL header when the WAL is reused, and
+ * every checkpoint; sqlite.org/pragma.html#pragma_synchronous); a write resolves once an
+ * fdatasync of the WAL file that started after its commit has returned, and a WAL whose
+ * frames are on disk is replayed after a power cut. The fdatasync runs on libuv's thread
+ * pool, so the process keeps sending and answering while the disk works, where
+ * synchronous=FULL would stop it for every commit (docs/store.md, "Durability").
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -31,6 +39,10 @@ import {
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
+// fdatasyncs of the WAL in flight at once; libuv's pool has 4 threads, leave room for other fs work.
+const MAX_SYNCS = 2;
+/** How long a write nobody waits on may wait for others to share its commit. */
+const LAZY_MS = 20;
 
 /**
  * Schema migrations, in order; PRAGMA user_version counts those applied. Append only:
@@ -48,7 +60,6 @@ const MIGRATIONS: readonly string[] = [
      sent_at TEXT NOT NULL
    );
    CREATE INDEX submissions_guard ON submissions (id_proposta, base_url, id);
-   CREATE INDEX submissions_sent_at ON submissions (sent_at);
    CREATE TABLE answers (
      submission_id INTEGER PRIMARY KEY REFERENCES submissions (id),
      at TEXT NOT NULL,
@@ -175,6 +186,12 @@ interface Op {
   reject: (error: unknown) => void;
 }
 
+/** A committed write waiting for the WAL to be on disk. */
+interface Committed {
+  op: Op;
+  value: unknown;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : String(v ?? ''));
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
@@ -182,13 +199,20 @@ const numOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : ty
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
 export class SqliteStore implements Store {
   private queue: Op[] = [];
-  private scheduled = false;
+  private scheduled: false | 'now' | 'lazy' = false;
+  private lazyTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly statements = new Map<string, StatementSync>();
+  /** Committed, not yet covered by an fdatasync that started after their commit. */
+  private unsynced: Committed[] = [];
+  private syncing = 0;
+  private idle: Array<() => void> = [];
 
   private constructor(
     private readonly db: DatabaseSync,
     readonly location: string,
+    /** SQLite's WAL file: it is deleted only when the last connection closes, and ours stays open until close(). */
+    private readonly walFd: number,
   ) {}
 
   /**
@@ -217,17 +241,21 @@ export class SqliteStore implements Store {
     }
     const { DatabaseSync } = await loadSqlite();
     let db: DatabaseSync | undefined;
+    let walFd: number;
     try {
       db = new DatabaseSync(path);
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.exec('PRAGMA journal_mode = WAL');
+      // Migrations are rare: SQLite syncs those commits itself.
       db.exec('PRAGMA synchronous = FULL');
       migrate(db, path);
+      db.exec('PRAGMA synchronous = NORMAL');
+      walFd = fs.openSync(`${path}-wal`, fs.constants.O_RDONLY | fs.constants.O_CREAT, FILE_MODE);
     } catch (error) {
       db?.close();
       throw storageError(path, 'cannot open the store', error);
     }
-    return new SqliteStore(db, path);
+    return new SqliteStore(db, path, walFd);
   }
 
   private statement(sql: string): StatementSync {
@@ -239,15 +267,24 @@ export class SqliteStore implements Store {
     return s;
   }
 
-  /** Queue a write for this turn's transaction; resolves once it is committed. */
-  private write<T>(run: () => T): Promise<T> {
+  /**
+   * Queue a write for this turn's transaction; resolves once it is committed and on disk. A write
+   * nobody waits on (`urgent: false`: an answer, whose claim is already durable) may wait
+   * up to LAZY_MS for company, so that answers arriving one by one share commits; any
+   * urgent write flushes them at once.
+   */
+  private write<T>(run: () => T, urgent = true): Promise<T> {
     if (this.closed) return Promise.reject(new StorageError(this.location, 'the store is closed', undefined, 'This is a bug in econsig.'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
+      if (urgent && this.scheduled !== 'now') {
+        clearTimeout(this.lazyTimer);
+        this.scheduled = 'now';
         // setImmediate, not a microtask: every answer that arrived in this poll phase joins.
         setImmediate(() => this.flush());
+      } else if (!this.scheduled) {
+        this.scheduled = 'lazy';
+        this.lazyTimer = setTimeout(() => this.flush(), LAZY_MS);
       }
     });
   }
@@ -255,10 +292,11 @@ export class SqliteStore implements Store {
   /**
    * One transaction for the whole queue. BEGIN IMMEDIATE takes the write lock before the
    * guard reads, so no other process can claim between the read and the insert. Each
-   * write runs in a savepoint: one that fails is rolled back alone.
+   * write of several runs in a savepoint: one that fails is rolled back alone.
    */
   private flush(): void {
     this.scheduled = false;
+    clearTimeout(this.lazyTimer);
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
@@ -271,17 +309,18 @@ export class SqliteStore implements Store {
     } catch (error) {
       return fail(error, batch);
     }
-    const done: Array<[Op, unknown]> = [];
+    const done: Committed[] = [];
+    // A lone write needs no savepoint: if it fails, the whole transaction is its own.
+    const alone = batch.length === 1;
     for (const op of batch) {
       try {
-        this.db.exec('SAVEPOINT op');
+        if (!alone) this.statement('SAVEPOINT op').run();
         const value = op.run();
-        this.db.exec('RELEASE op');
-        done.push([op, value]);
+        if (!alone) this.statement('RELEASE op').run();
+        done.push({ op, value });
       } catch (error) {
         try {
-          this.db.exec('ROLLBACK TO op');
-          this.db.exec('RELEASE op');
+          if (!alone) this.db.exec('ROLLBACK TO op; RELEASE op');
         } catch {
           // The transaction is gone (SQLite rolled it back): COMMIT below fails the rest.
         }
@@ -296,9 +335,33 @@ export class SqliteStore implements Store {
       } catch {
         // Already rolled back by SQLite.
       }
-      return fail(error, done.map(([op]) => op));
+      return fail(error, done.map((d) => d.op));
     }
-    for (const [op, value] of done) op.resolve(value);
+    this.unsynced.push(...done);
+    this.sync();
+  }
+
+  /**
+   * fdatasync the WAL for the writes committed so far: a write resolves only by a sync that
+   * started after its commit. With MAX_SYNCS in flight, the next one waits and then covers
+   * everything committed meanwhile in one call.
+   */
+  private sync(): void {
+    if (this.syncing >= MAX_SYNCS || this.unsynced.length === 0) return;
+    const covered = this.unsynced;
+    this.unsynced = [];
+    this.syncing++;
+    fs.fdatasync(this.walFd, (error) => {
+      this.syncing--;
+      if (error) {
+        const mapped = storageError(this.location, 'cannot write to the store', error);
+        for (const { op } of covered) op.reject(mapped);
+      } else {
+        for (const { op, value } of covered) op.resolve(value);
+      }
+      this.sync();
+      if (this.syncing === 0 && this.unsynced.length === 0) for (const wake of this.idle.splice(0)) wake();
+    });
   }
 
   /** Reads run outside any transaction, on WAL's latest committed snapshot. */
@@ -329,7 +392,7 @@ export class SqliteStore implements Store {
   }
 
   recordAnswer(ref: string, answer: AnswerRecord): Promise<void> {
-    return this.write(() => this.insertAnswer(ref, answer));
+    return this.write(() => this.insertAnswer(ref, answer), false);
   }
 
   private insertAnswer(ref: string, answer: AnswerRecord): void {
@@ -392,8 +455,10 @@ export class SqliteStore implements Store {
       }
       const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const rows = this.statement(`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} ${filter} ORDER BY s.id DESC LIMIT ?`).all(...params, query.limit) as Row[];
-      // Counted up to a cap, so the count costs the same with a million rows as with none.
-      const counted = this.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${RECORD_FROM} ${filter} ORDER BY s.id DESC LIMIT ? OFFSET ?)`).get(
+      // Counted up to a cap, so the count costs the same with a million rows as with none;
+      // the joins only when a filter needs them.
+      const from = query.idContrato !== undefined || query.outcome !== undefined ? RECORD_FROM : 'submissions s';
+      const counted = this.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${filter} ORDER BY s.id DESC LIMIT ? OFFSET ?)`).get(
         ...params,
         MORE_CAP,
         query.limit,
@@ -467,9 +532,11 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.queue.length > 0 || this.scheduled) await this.write(() => undefined).catch(() => undefined);
+    if (this.syncing > 0 || this.unsynced.length > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
     this.closed = true;
     try {
       this.db.close();
+      fs.closeSync(this.walFd);
     } catch {
       // Closing releases locks and files; a failure here leaves nothing to recover.
     }
