@@ -1,7 +1,7 @@
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
-import { checkTarget, dryRunRequests, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
 import { StoreIncompleteError, type SubmitResult } from '../flows/submit-batch.js';
 import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
@@ -117,10 +117,11 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   renderInvalidFiles(io, [...notices, ...reports]);
   if (openResults) sheetResults = await openResults();
   const sendable = reports.filter((r) => r.ok).length;
+  const plan = sendPlan(reports);
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
-    await confirmTarget(io, `Send ${sendable} submission${sendable === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`, ctx.signal);
+    await confirmTarget(io, `Send ${plan.toSend} submission${plan.toSend === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`, ctx.signal);
   }
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
@@ -145,7 +146,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
       // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
       ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000, listen: !(values['database-url'] && !input.listen) } } : {}),
       signal: ctx.signal,
-      onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: sendable, ...(waitingOn ? { wait: waitingOn } : {}) }),
+      onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waitingOn ? { wait: waitingOn } : {}) }),
       onRetry: (info) => renderRetry(io, info),
       onImport: (report) => renderImport(io, report),
       progress,

@@ -160,6 +160,26 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
   return inInputOrder(reports, sent);
 }
 
+/**
+ * What a run will try to send (the target line, issue 14): the valid files, less the later
+ * copies of a proposal already in the batch (sent once); and what is not sent.
+ */
+export function sendPlan(reports: readonly FileReport[]): { toSend: number; invalid: number; duplicates: number } {
+  const seen = new Set<string>();
+  let toSend = 0;
+  let duplicates = 0;
+  for (const report of reports) {
+    if (!report.ok || !report.value) continue;
+    const id = (report.value as { idProposta: string }).idProposta;
+    if (seen.has(id)) duplicates += 1;
+    else {
+      seen.add(id);
+      toSend += 1;
+    }
+  }
+  return { toSend, invalid: reports.length - toSend - duplicates, duplicates };
+}
+
 /** Every file's result in input order: the sent ones from `sent` (same order), the others invalid. */
 export function inInputOrder(reports: readonly FileReport[], sent: readonly SubmitResult[]): SubmitResult[] {
   let next = 0;

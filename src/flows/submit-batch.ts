@@ -474,11 +474,14 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
     if (options.signal.aborted) results[index] = interrupted(item);
     else if (refused) results[index] = withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`);
     else results[index] = withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch');
+    // Every file gets its line (issue 14), those never sent included.
+    options.progress?.onAnswer?.(results[index] as SubmitResult);
   }
   await Promise.all(waits);
   if (waitError !== undefined) throw waitError;
   await Promise.all(writes);
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
+  for (const [index] of copies) options.progress?.onAnswer?.(results[index] as SubmitResult);
   if (writeError !== undefined) {
     const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, 'cannot write to the store', undefined, `Check the disk and the permissions of ${options.store.location}.`, writeError);
     throw new StoreIncompleteError(results, failure);

@@ -25,10 +25,15 @@ function resultLines(t: Theme, result: SubmitResult): string[] {
 }
 
 /** Announce profile and base URL on stderr before anything is sent (cli-contract.md). */
-export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; wait?: string }): void {
+export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: string }): void {
   const t = createTheme(io);
-  const what = `${target.count} submission${target.count === 1 ? '' : 's'}`;
-  io.stderr.write(`${t.muted('→')} ${what} for ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})\n`);
+  const what = `${target.count} submission${target.count === 1 ? '' : 's'} to send`;
+  const notSent = [
+    target.invalid ? `${target.invalid} invalid` : '',
+    target.duplicates ? `${target.duplicates} duplicate${target.duplicates === 1 ? '' : 's'} of a proposal earlier in the batch` : '',
+  ].filter(Boolean);
+  const rest = notSent.length ? `; not sent: ${notSent.join(', ')}` : '';
+  io.stderr.write(`${t.muted('→')} ${what} to ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})${rest}\n`);
   if (target.wait) io.stderr.write(`${t.muted('→')} results: ${target.wait}\n`);
 }
 

@@ -84,3 +84,36 @@ describe('submit: a 401 stops the batch', () => {
     expect(run.stderr).not.toContain('ECONSIG_TOKEN');
   });
 });
+
+describe('submit: every file gets its own line', () => {
+  it('valid, invalid, an identical copy and a changed copy: one line each with outcome and reason; target and summary count them', async () => {
+    sbx = await startCountedSandbox();
+    const folder = join(dir, 'mixed');
+    mkdirSync(folder);
+    writeJson(folder, 'a.json', bankOnly('PROP-2001'));
+    writeJson(folder, 'b.json', bankOnly('PROP-2002'));
+    writeJson(folder, 'c.json', bankOnly('PROP-2003'));
+    writeJson(folder, 'd-invalid.json', { ...bankOnly('PROP-2004'), pessoa: { naturalidade: 'X' } });
+    writeJson(folder, 'e-copy-of-a.json', bankOnly('PROP-2001'));
+    writeJson(folder, 'f-changed-b.json', { ...bankOnly('PROP-2002'), contaBancaria: { ...bankOnly('PROP-2002').contaBancaria, agencia: '0999' } });
+    const run = await runCli(['submit', folder], { env: cliEnv(home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(1); // the first failing file in input order is d-invalid (1)
+    expect(sbx.requests()).toBe(3);
+    const lines = run.stderr.split('\n');
+    const lineOf = (name: string) => lines.filter((line) => line.includes(`${name}  `));
+    expect(lineOf('a.json')[0]).toMatch(/accepted {2}202 accepted/);
+    expect(lineOf('d-invalid.json')[0]).toMatch(/invalid {2}not sent/);
+    expect(lineOf('e-copy-of-a.json')[0]).toMatch(/accepted {2}the same submission as .*a\.json, sent once/);
+    expect(lineOf('f-changed-b.json')[0]).toMatch(/skipped {2}not sent: proposal PROP-2002 is also in .*b\.json/);
+    expect(run.stderr).toMatch(/→ 3 submissions to send to http:\/\/127\.0\.0\.1:\d+ \(profile default\); not sent: 1 invalid, 2 duplicates/);
+    expect(run.stderr).toMatch(/6 submissions: 4 accepted, 1 invalid, 1 skipped/);
+  });
+
+  it('a 401 batch names every file, the ones never sent included', async () => {
+    sbx = await startCountedSandbox();
+    const folder = batch(12);
+    const run = await runCli(['submit', folder, '--concurrency', '2'], { env: cliEnv(home, sbx.sandbox.url, 'sbx_wrong_token_0123456789abcdef') });
+    expect(run.code, run.stderr).toBe(3);
+    for (let i = 0; i < 12; i++) expect(run.stderr).toMatch(new RegExp(`PROP-${2001 + i}\\.json {2}(unauthorized|skipped) `));
+  });
+});
