@@ -70,7 +70,8 @@ const ExcelJS = require('exceljs');
 (async () => {
   let n = 0;
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(process.argv[1], { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
-  for await (const ws of reader) { for await (const row of ws) n++; break; }
+  // To the end: exceljs removes its temporary copy of a worksheet only then.
+  for await (const ws of reader) if (n === 0) for await (const row of ws) n++;
   if (n === 0) process.exit(1);
 })();
 `;

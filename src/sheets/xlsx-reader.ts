@@ -36,28 +36,50 @@ export async function* readXlsxRows(input: string | Readable, sheet: string | un
   });
   const seen: string[] = [];
   const wanted = sheet?.trim().toLowerCase();
+  // Iterated by hand: exceljs removes a worksheet's temporary file (it keeps one when the
+  // sheet comes before the shared strings in the zip, as Excel and LibreOffice write it)
+  // only when asked for the next worksheet. So the reader is always read to its end, also
+  // when the caller stops early; worksheets not wanted are skipped unread.
+  const worksheets = (reader as unknown as AsyncIterable<StreamWorksheet>)[Symbol.asyncIterator]();
+  let rows: AsyncIterator<StreamRow> | undefined;
+  let found = false;
   try {
-    for await (const worksheet of reader as unknown as AsyncIterable<StreamWorksheet>) {
+    for (;;) {
+      const next = await worksheets.next();
+      if (next.done) break;
+      const worksheet = next.value;
       const name = worksheet.name ?? `Sheet${worksheet.id}`;
       seen.push(name);
-      if (wanted !== undefined && name.trim().toLowerCase() !== wanted) {
-        // Read past it: the zip is one stream, and the next sheet comes after this one.
-        for await (const _ of worksheet) void _;
-        continue;
-      }
-      for await (const row of worksheet) {
+      if (found || (wanted !== undefined && name.trim().toLowerCase() !== wanted)) continue;
+      found = true;
+      rows = worksheet[Symbol.asyncIterator]();
+      for (;;) {
+        const row = await rows.next();
+        if (row.done) break;
         // exceljs gives `values` 1-based (index 0 empty), as a sparse array.
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        yield { row: row.number, cells: values };
+        const values = Array.isArray(row.value.values) ? row.value.values.slice(1) : [];
+        yield { row: row.value.number, cells: values };
       }
-      return;
+      rows = undefined;
     }
   } catch (error) {
     if (error instanceof SheetReadError) throw error;
     throw new SheetReadError({ kind: 'bad-xlsx', reason: (error as Error).message });
+  } finally {
+    await finishReading(rows, worksheets);
   }
-  if (wanted !== undefined) throw new SheetReadError({ kind: 'no-sheet', name: sheet as string, names: seen });
-  throw new SheetReadError({ kind: 'bad-xlsx', reason: 'no worksheet' });
+  if (!found && wanted !== undefined) throw new SheetReadError({ kind: 'no-sheet', name: sheet as string, names: seen });
+  if (!found) throw new SheetReadError({ kind: 'bad-xlsx', reason: 'no worksheet' });
+}
+
+/** After an early stop: close the sheet being read, then let exceljs go through the rest (and clean up). */
+async function finishReading(rows: AsyncIterator<StreamRow> | undefined, worksheets: AsyncIterator<StreamWorksheet>): Promise<void> {
+  try {
+    await rows?.return?.();
+    for (;;) if ((await worksheets.next()).done) break;
+  } catch {
+    // The file is broken past the part that was read: nothing more to clean here.
+  }
 }
 
 /** exceljs is CommonJS: its exports are the default export when imported. */

@@ -4,7 +4,7 @@
  * sheets read back with exceljs, and the template round trip.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,18 @@ describe('validate a sheet', () => {
     const missing = await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'Nope']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('there is no sheet "Nope"; sheets: "Leia-me", "Propostas"');
+  });
+
+  it('leaves no temporary file behind (exceljs keeps one per worksheet read), whether the sheet is read to its end or not', async () => {
+    const tmp = join(scratch.dir, 'tmp');
+    mkdirSync(tmp);
+    const env = { TMPDIR: tmp };
+    expect((await runCli(['validate', join(sheets, 'numeric-cells.xlsx')], { env })).code).toBe(1);
+    expect((await runCli(['validate', join(sheets, 'two-sheets.xlsx')], { env })).code).toBe(1);
+    expect((await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'Propostas'], { env })).code).toBe(0);
+    expect((await runCli(['validate', join(sheets, 'libreoffice-from-csv.xlsx')], { env })).code).toBe(1);
+    // Node's compile cache (bin/econsig.js turns it on) lives in the temporary folder too.
+    expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
   });
 
   it('stdin with --format csv; an .xls is refused with what to do', async () => {

@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentOfRow } from '../../../src/flows/sheet-inputs.js';
@@ -20,5 +22,23 @@ describe('documentOfRow (the wizard starts from a row)', () => {
   it('a row that is not there, and a sheet whose header fails, are usage errors', async () => {
     await expect(documentOfRow(source('numeric-cells.xlsx'), 40, options)).rejects.toThrow('has no data row 40');
     await expect(documentOfRow(source('two-sheets.xlsx'), 2, options)).rejects.toThrow('no known column');
+  });
+});
+
+describe('reading an xlsx leaves no temporary file', () => {
+  it('also when the reading stops at a row before the end (exceljs removes its file only at the end)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'econsig-sheets-tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      await documentOfRow(source('numeric-cells.xlsx'), 3, options);
+      await documentOfRow(source('libreoffice-from-csv.xlsx'), 2, options);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
