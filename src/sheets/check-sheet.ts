@@ -14,7 +14,7 @@ import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { Source } from '../flows/inputs.js';
-import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, type SheetLang, columnLabel, columnOfHeader, knownHeaders } from './columns.js';
+import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, type SheetLang, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
 import type { SheetFormat } from './kind.js';
 import { type SheetMessages, rowRanges, sheetMessages } from './messages.js';
@@ -107,15 +107,17 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
     return mapping;
   }
   const has = (path: string): boolean => mapping.headerOf.has(path);
+  // A missing column is named as the sheet's other headers are written (pt-BR or English).
+  const labels = labelLanguage(mapping.headerOf, lang);
   for (const column of SHEET_COLUMNS) {
     if (column.required && !has(column.path)) {
-      const label = columnLabel(column, lang);
+      const label = columnLabel(column, labels);
       mapping.errors.push({ path: column.path, column: label, message: m.missingColumn(label, column.path) });
     }
   }
   if (!has('contaBancaria.chavePix')) {
     const missing = BANK_COLUMNS.filter((path) => !has(path));
-    const label = (path: string): string => columnLabel(SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn, lang);
+    const label = (path: string): string => columnLabel(SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn, labels);
     if (missing.length === BANK_COLUMNS.length) {
       mapping.errors.push({ path: 'contaBancaria', column: null, message: m.missingPayout });
     } else if (missing.length > 0) {
@@ -123,6 +125,19 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
     }
   }
   return mapping;
+}
+
+/** The language of the labels a header uses: the one more of its headers are written in (else `fallback`). */
+function labelLanguage(headerOf: Map<string, string>, fallback: SheetLang): SheetLang {
+  let pt = 0;
+  let en = 0;
+  for (const [path, shown] of headerOf) {
+    const column = SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn;
+    const folded = foldHeader(shown);
+    if (folded === foldHeader(column.pt) && folded !== foldHeader(column.en)) pt += 1;
+    if (folded === foldHeader(column.en) && folded !== foldHeader(column.pt)) en += 1;
+  }
+  return pt > en ? 'pt-BR' : en > pt ? 'en' : fallback;
 }
 
 /** The text of a cell whatever exceljs made of it (rich text, hyperlink, formula result). */

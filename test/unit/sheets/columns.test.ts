@@ -47,6 +47,13 @@ describe('mapHeader', () => {
     expect(mapping.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'Naturalidade', message: 'the required column "Naturalidade" (pessoa.naturalidade) is missing' });
     expect(mapping.errors.at(-1)!.message).toMatch(/payout columns are missing/);
   });
+
+  it('names a missing column in the language the other headers are written in, whatever the messages are in', () => {
+    const pt = mapHeader(['Id da proposta', 'CEP', 'Agência'], m, 'en');
+    expect(pt.errors).toContainEqual(expect.objectContaining({ path: 'pessoa.naturalidade', column: 'Naturalidade' }));
+    const en = mapHeader(['Proposal id', 'Postal code'], sheetMessages['pt-BR'], 'pt-BR');
+    expect(en.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'City of birth', message: 'falta a coluna obrigatória "City of birth" (pessoa.naturalidade)' });
+  });
 });
 
 describe('cellText', () => {
