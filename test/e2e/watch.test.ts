@@ -205,3 +205,36 @@ describe('econsig watch (built binary)', () => {
     expect(run.stderr()).toContain('--timeout only applies with --contract');
   });
 });
+
+describe('econsig watch: two processes on one home, and hostile bodies (the store)', () => {
+  it('two watch processes on one home show each delivery once: the same webhook-id or the same body is a duplicate across them', async () => {
+    const a = watch(['--port', '0', '--json']);
+    const b = watch(['--port', '0', '--json']);
+    const [urlA, urlB] = await Promise.all([handshake(a), handshake(b)]);
+    expect(await post(urlA, result('C-TWO-1', 'APROVADO'), { 'webhook-id': 'msg_two_1' })).toBe(200);
+    expect(await post(urlB, result('C-TWO-1', 'APROVADO'), { 'webhook-id': 'msg_two_1' })).toBe(200);
+    // The same body at the same moment to both: one of them records it.
+    const body = result('C-TWO-2', 'REPROVADO');
+    expect(await Promise.all([post(urlA, body), post(urlB, body)])).toEqual([200, 200]);
+    await new Promise((r) => setTimeout(r, 300));
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    await Promise.all([a.exit, b.exit]);
+    const shown = [...a.lines, ...b.lines].filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { event: string; idContrato?: string });
+    const results = shown.filter((e) => e.event === 'result').map((e) => e.idContrato).sort();
+    expect(results).toEqual(['C-TWO-1', 'C-TWO-2']);
+  });
+
+  it('a JSON body nested 100,000 levels deep is answered 400, and the listener goes on', async () => {
+    const run = watch(['--port', '0', '--json']);
+    const url = await handshake(run);
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await request(url, { method: 'POST', body: deep, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(await res.body.text()).toContain('nested deeper');
+    expect(await post(url, result('C-AFTER', 'APROVADO'))).toBe(200);
+    expect(JSON.parse(await run.nextLine())).toMatchObject({ event: 'result', idContrato: 'C-AFTER' });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+});

@@ -161,6 +161,23 @@ describe('SqliteStore', () => {
     expect((await store.history({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).entries).toHaveLength(5);
   });
 
+  it('history reports a row it cannot read and shows the others', async () => {
+    const store = await openStore();
+    for (const id of ['P1', 'P2']) {
+      const c = await store.claim(claimOf(id));
+      if (c.kind !== 'claimed') throw new Error('not claimed');
+      await store.recordAnswer(c.ref, answer('rejected', null, 422));
+    }
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    db.exec("UPDATE answers SET erros = '{not json' WHERE submission_id = 1");
+    db.close();
+    const page = await store.history({ limit: 20 });
+    expect(page.entries.map((e) => e.idProposta)).toEqual(['P2']);
+    expect(page.unreadable).toHaveLength(1);
+    expect(page.unreadable[0]).toMatch(/submission /);
+  });
+
   it('a folder where the database should be is a storage error naming the path (exit 74)', async () => {
     mkdirSync(join(home, 'econsig.db'));
     const error = await SqliteStore.open(home).catch((e: unknown) => e);
