@@ -53,6 +53,8 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
   };
   const err = (text: string): void => log('info', text);
 
+  /** Contracts already shown as a delivery to this listener. */
+  const shown = new Set<string>();
   return {
     listening({ url, auth, forwardTo, contract, store }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
@@ -81,6 +83,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     event(e) {
       switch (e.kind) {
         case 'delivery': {
+          if (e.idContrato !== null) shown.add(e.idContrato);
           if (io.json) {
             out(
               JSON.stringify({
@@ -142,11 +145,14 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     },
 
     contractResult(r) {
-      if (io.json && r.source === 'store') {
-        // Not delivered to this listener, so no result line was printed for it yet.
+      // The store's follower can see a delivery to this very listener before the listener
+      // reports it (the row is visible once committed, the 2xx waits for the fsync): only a
+      // result that was not shown as a delivery here is printed, and called "already in the store".
+      const earlier = r.source === 'store' && !shown.has(r.idContrato);
+      if (io.json && earlier) {
         out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'store' }));
       }
-      const from = r.source === 'store' ? ' (already in the store)' : '';
+      const from = earlier ? ' (already in the store)' : '';
       const reason = r.reason ? `: ${r.reason}` : '';
       const id = printable(r.idContrato);
       if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${id} approved${from}.`);
