@@ -123,7 +123,7 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
       await keep(submission);
       return sent.code;
     }
-    const prompts = createPrompts(ctx.io, { dim: theme.muted, signal: ctx.signal });
+    const prompts = createPrompts(ctx.io, { dim: theme.muted, signal: ctx.signal, lang });
     const serviceRejected = fieldsOfServiceErrors(result.erros);
     if (result.outcome === 'not_found' && !serviceRejected.has('idProposta')) serviceRejected.set('idProposta', result.erros[0]?.msg ?? result.message);
     let choice;

@@ -18,6 +18,7 @@ import {
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
+import { langOf, submissions, tr } from '../ui/i18n.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
@@ -43,7 +44,9 @@ function waitListener(settings: ResolvedSettings) {
   return { host, port, path, secret: secret?.value, extractOptions };
 }
 
-export async function run(input: SubmitInput, ctx: Context): Promise<number> {
+export async function run(input: SubmitInput, given: Context): Promise<number> {
+  // --lang: people's text of this run in that language (the locale's otherwise).
+  const ctx: Context = input.lang === undefined ? given : { ...given, io: { ...given.io, lang: langOf(input.lang, given.env) } };
   const { io } = ctx;
   const now = new Date();
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
@@ -121,7 +124,8 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
-    await confirmTarget(io, `Send ${plan.toSend} submission${plan.toSend === 1 ? '' : 's'} to ${baseUrl} (profile ${settings.profile.name})?`, ctx.signal);
+    const lang = io.lang ?? 'en';
+    await confirmTarget(io, tr(lang, 'confirmSend', { n: plan.toSend, submissions: submissions(lang, plan.toSend), url: baseUrl, profile: settings.profile.name }), ctx.signal);
   }
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);

@@ -74,12 +74,49 @@ export interface SubmitResult {
   message: string;
   /** What to do next, when something went wrong. */
   hint?: string;
+  /** `message` and `hint` as keys of the people's catalogue (ui/i18n.ts), where one exists. */
+  said?: Said;
+  hintSaid?: { key: SaidHintKey; values?: Said['values'] };
   exitCode: ExitCode;
   warnings: Issue[];
   errors: Issue[];
   /** Requests made for this submission (retries included). */
   attempts: number;
   idProposta: string | null;
+}
+
+/**
+ * What happened, as a key of the people's message catalogue (ui/i18n.ts) and its values, so
+ * the terminal can say it in the reader's language; `message` stays the English record
+ * (--json, the store).
+ */
+export interface Said {
+  key: SaidKey;
+  values?: Record<string, string | number>;
+}
+export type SaidKey =
+  | 'accepted'
+  | 'alreadyAccepted'
+  | 'alreadyApproved'
+  | 'rejected'
+  | 'notFound'
+  | 'unauthorized'
+  | 'rateLimited'
+  | 'unavailable'
+  | 'interruptedNotSent'
+  | 'refusedEarlier'
+  | 'sameAs'
+  | 'alsoIn'
+  | 'resultApproved'
+  | 'resultDenied'
+  | 'resultCancelled'
+  | 'noResultWithin'
+  | 'stoppedWaiting';
+export type SaidHintKey = 'hintRejected' | 'hintNotFound' | 'hintRateLimited' | 'hintInterrupted' | 'hintAlsoIn' | 'hintTimeout';
+
+/** Say it: the key for people's text, and the hint's key. */
+function said(result: SubmitResult, key: SaidKey, values?: Said['values'], hintKey?: SaidHintKey, hintValues?: Said['values']): SubmitResult {
+  return { ...result, said: { key, ...(values ? { values } : {}) }, ...(hintKey ? { hintSaid: { key: hintKey, ...(hintValues ? { values: hintValues } : {}) } } : {}) };
 }
 
 export interface BatchProgress {
@@ -158,20 +195,20 @@ export function outcomeOfError(
     partial.attempts = error.attempts;
     const codes = error.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
     if (error instanceof UnauthorizedError) {
-      return withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
-        unauthorizedHint ?? `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`);
+      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
+        unauthorizedHint ?? `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`), 'unauthorized');
     }
     if (error instanceof ProposalNotFoundError) {
-      return withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
-        'Check idProposta: it must be the id of a simulated proposal the worker chose.');
+      return said(withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
+        'Check idProposta: it must be the id of a simulated proposal the worker chose.'), 'notFound', { id }, 'hintNotFound');
     }
     if (error instanceof RateLimitedError) {
-      return withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`,
-        'Nothing was created. Send again later, or lower --concurrency.');
+      return said(withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`,
+        'Nothing was created. Send again later, or lower --concurrency.'), 'rateLimited', { n: error.attempts }, 'hintRateLimited');
     }
     if (error instanceof ValidationRejectedError) {
-      return withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`,
-        'Fix what the service names and send again. "In progress" means an earlier contract of this worker is not finished yet.');
+      return said(withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`,
+        'Fix what the service names and send again. "In progress" means an earlier contract of this worker is not finished yet.'), 'rejected', { status: error.status }, 'hintRejected');
     }
     if (error instanceof ServerError) {
       return withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id));
@@ -202,8 +239,8 @@ export function outcomeOfError(
   if (error instanceof TimeoutError || error instanceof ConnectionError) {
     partial.attempts = error.attempts;
     if (!error.sent) {
-      return withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
-        unreachableHint ?? 'Nothing was sent. Check the base URL and the network, then send again.');
+      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
+        unreachableHint ?? 'Nothing was sent. Check the base URL and the network, then send again.'), 'unavailable');
     }
     return withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id));
   }
@@ -233,9 +270,9 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     partial.httpStatus = earlier.answer.httpStatus;
     if (approved && earlier.result) {
       partial.result = { outcome: 'approved', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
-      return withOutcome(partial, 'approved', `already approved: contract ${contract} (sent ${when}; from the store, not sent again)`);
+      return said(withOutcome(partial, 'approved', `already approved: contract ${contract} (sent ${when}; from the store, not sent again)`), 'alreadyApproved', { id: contract ?? '', when });
     }
-    return withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`);
+    return said(withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`), 'alreadyAccepted', { id: contract ?? '', when });
   }
   const state = approved ? 'approved' : 'accepted and has no result yet';
   return withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`,
@@ -265,7 +302,7 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
 }
 
 const interrupted = (item: SubmitItem): SubmitResult =>
-  withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+  said(withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.'), 'interruptedNotSent', undefined, 'hintInterrupted');
 
 /** Record the answer of a submission (or that it was never sent), without awaiting the disk. */
 function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
@@ -302,7 +339,7 @@ async function send(item: SubmitItem, payload: string, options: BatchOptions): P
     partial.httpStatus = accepted.status;
     partial.idContrato = accepted.idContrato;
     partial.attempts = accepted.attempts;
-    return withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`);
+    return said(withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`), 'accepted', { id: accepted.idContrato });
   } catch (error) {
     return outcomeOfError(item, error, options.profile, options.unreachableHint, options.unauthorizedHint);
   }
@@ -316,14 +353,20 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   if (!found) {
     const seconds = Math.round(options.waitTimeoutMs / 1000);
     return options.signal.aborted
-      ? { ...result, message: `${result.message}; stopped waiting for the result (interrupted)` }
-      : {
-          ...result,
-          outcome: 'timeout',
-          exitCode: exitCodeFor('timeout'),
-          message: `${result.message}; no result within ${seconds}s`,
-          hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
-        };
+      ? said({ ...result, message: `${result.message}; stopped waiting for the result (interrupted)` }, 'stoppedWaiting', { id: result.idContrato })
+      : said(
+          {
+            ...result,
+            outcome: 'timeout',
+            exitCode: exitCodeFor('timeout'),
+            message: `${result.message}; no result within ${seconds}s`,
+            hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
+          },
+          'noResultWithin',
+          { id: result.idContrato, seconds },
+          'hintTimeout',
+          { id: result.idContrato },
+        );
   }
   const approval: ApprovalResult = { outcome: found.outcome, status: found.status, reason: found.reason, source: found.source };
   if (found.source === 'live') {
@@ -331,13 +374,18 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   }
   const outcome: Outcome = found.outcome === 'approved' ? 'approved' : 'denied';
   const what = found.outcome === 'cancelled' ? 'cancelled' : found.outcome;
-  return {
-    ...result,
-    outcome,
-    exitCode: exitCodeFor(outcome),
-    result: approval,
-    message: `contract ${result.idContrato} ${what}${found.reason ? `: ${found.reason}` : ''}`,
-  };
+  const key = found.outcome === 'approved' ? 'resultApproved' : found.outcome === 'denied' ? 'resultDenied' : 'resultCancelled';
+  return said(
+    {
+      ...result,
+      outcome,
+      exitCode: exitCodeFor(outcome),
+      result: approval,
+      message: `contract ${result.idContrato} ${what}${found.reason ? `: ${found.reason}` : ''}`,
+    },
+    key,
+    { id: result.idContrato, reason: found.reason ? `: ${found.reason}` : '' },
+  );
 }
 
 /** A file, or a sheet's row. */
@@ -346,12 +394,12 @@ const where = (item: { file: string; row?: number }): string => (item.row === un
 /** The settlement of a later copy of a proposal already in this batch. */
 function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
   if (bodyHash(item.body) === bodyHash(first.body)) {
-    return { ...settled, file: item.file, row: item.row, warnings: item.warnings, message: `the same submission as ${where(first)}, sent once: ${settled.message}` };
+    return said({ ...settled, file: item.file, row: item.row, warnings: item.warnings, message: `the same submission as ${where(first)}, sent once: ${settled.message}` }, 'sameAs', { file: where(first) });
   }
   const partial = base(item);
   partial.idContrato = settled.idContrato;
-  return withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`,
-    'One contract per proposal: keep one of the two files, or send this one later with --force.');
+  return said(withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`,
+    'One contract per proposal: keep one of the two files, or send this one later with --force.'), 'alsoIn', { id: item.body.idProposta, file: where(first) }, 'hintAlsoIn');
 }
 
 /**
@@ -472,7 +520,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
     const index = queue[position] as number;
     const item = items[index] as SubmitItem;
     if (options.signal.aborted) results[index] = interrupted(item);
-    else if (refused) results[index] = withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`);
+    else if (refused) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`), 'refusedEarlier', { file: where(refused) });
     else results[index] = withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch');
     // Every file gets its line (issue 14), those never sent included.
     options.progress?.onAnswer?.(results[index] as SubmitResult);

@@ -1,4 +1,5 @@
 import { EconsigError, ExitCode } from '../errors.js';
+import { tr } from './i18n.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
 
@@ -26,9 +27,10 @@ export function renderError(error: unknown, io: Io): number {
     ? error.hint
     : 'This is a bug in econsig. Run again with --verbose and report the output.';
 
-  const lines = [`${theme.error('error:')} ${message}`];
-  if (cause && !message.includes(cause)) lines.push(`  ${theme.muted('cause:')} ${cause}`);
-  if (hint) lines.push(`  ${theme.info('hint:')} ${hint}`);
+  const lang = io.lang ?? 'en';
+  const lines = [`${theme.error(tr(lang, 'errorLabel'))} ${message}`];
+  if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
+  if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
   if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));
   io.stderr.write(`${lines.join('\n')}\n`);
 

@@ -3,6 +3,7 @@
  * animate or colour. Built once at start-up from the environment, the streams and the
  * global flags (style.md habit 7). Import-light: no chalk, no ora here.
  */
+import { type Lang, langOf } from './i18n.js';
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
 }
@@ -25,6 +26,8 @@ export interface Io {
   /** stdout carries one JSON document; people's text goes to stderr. */
   readonly json: boolean;
   readonly verbose: boolean;
+  /** People's language (ui/i18n.ts): from the locale, or a command's --lang. English when absent. */
+  readonly lang?: Lang;
 }
 
 export interface IoOptions {
@@ -36,6 +39,7 @@ export interface IoOptions {
   /** false when --no-color was given. */
   color?: boolean;
   verbose?: boolean;
+  lang?: Lang;
 }
 
 /** True when the variable is set to something other than empty, "0" or "false". */
@@ -67,5 +71,6 @@ export function createIo(options: IoOptions): Io {
     colorStdout: decideColor(options, options.stdout),
     json,
     verbose: options.verbose === true,
+    lang: options.lang ?? langOf(undefined, options.env),
   };
 }

@@ -5,6 +5,7 @@
  * (performance-baselines.md). Prompts draw on stderr, so stdout stays for data.
  */
 import { InterruptedError, UsageError } from '../errors.js';
+import { type Lang, tr } from './i18n.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -98,6 +99,8 @@ export interface PromptsOptions {
   signal?: AbortSignal;
   /** What Ctrl-C at a prompt does besides cancelling it; a real SIGINT by default. */
   raise?: () => void;
+  /** The prompts' own words (yes/no, "no results"): English when absent. */
+  lang?: Lang;
 }
 
 /** The real prompts on the terminal of `io`; each package is imported on first use. */
@@ -105,6 +108,13 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
   const dim = options.dim ?? ((text: string) => text);
   const raise = options.raise ?? raiseSigint;
   const context = { input: io.stdin, output: io.stderr, ...(options.signal ? { signal: options.signal } : {}) };
+  const lang = options.lang ?? 'en';
+  // pt-BR: "Sim"/"Não" (s/n; y/n still work), and the search's empty list in Portuguese.
+  const yes = tr(lang, 'yes');
+  const no = tr(lang, 'no');
+  const confirmTheme = lang === 'en' ? {} : { theme: { keywords: { yes, no, error: () => tr(lang, 'yesOrNo', { yes, no }) } } };
+  const noResults = tr('en', 'noResults');
+  const errorStyle = lang === 'en' ? {} : { error: (text: string) => (text === noResults ? tr(lang, 'noResults') : text) };
   // The keys line under a list, in the wizard's words.
   const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
   return {
@@ -152,7 +162,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
             source: (term) => options.source(term ?? ''),
             default: options.default,
             pageSize: 8,
-            ...helpTip(options.help),
+            ...(lang === 'en' ? helpTip(options.help) : { theme: { style: { ...errorStyle, ...(options.help ? { keysHelpTip: () => dim(options.help as string) } : {}) } } }),
           },
           context,
         );
@@ -160,19 +170,19 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
     confirm: (options) =>
       guard(async () => {
         const { default: confirm } = await import('@inquirer/confirm');
-        return confirm({ message: options.message, default: options.default }, context);
+        return confirm({ message: options.message, default: options.default, ...confirmTheme }, context);
       }, raise),
   };
 }
 
 /** One yes/no before sending to a real service; no sends nothing (exit 2), Ctrl-C exits 130. */
-export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr'>, message: string, signal?: AbortSignal): Promise<void> {
+export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, message: string, signal?: AbortSignal): Promise<void> {
   let yes: boolean;
   try {
-    yes = await createPrompts(io, signal ? { signal } : {}).confirm({ message, default: false });
+    yes = await createPrompts(io, { ...(signal ? { signal } : {}), ...(io.lang ? { lang: io.lang } : {}) }).confirm({ message, default: false });
   } catch (error) {
-    if (error instanceof PromptCancelledError) throw new InterruptedError('Interrupted; nothing was sent.');
+    if (error instanceof PromptCancelledError) throw new InterruptedError(tr(io.lang ?? 'en', 'interruptedNothingSent'));
     throw error;
   }
-  if (!yes) throw new UsageError('Nothing was sent.');
+  if (!yes) throw new UsageError(tr(io.lang ?? 'en', 'nothingSent'));
 }

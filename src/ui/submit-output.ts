@@ -1,7 +1,8 @@
 import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
-import { isSuccess } from '../domain/outcome.js';
+import { isSuccess, type Outcome } from '../domain/outcome.js';
+import { type Lang, outcomeName, submissions, tr } from './i18n.js';
 import type { Io } from './io.js';
 import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
@@ -15,26 +16,37 @@ function icon(t: Theme, result: SubmitResult): string {
   return t.error('✗');
 }
 
-function resultLines(t: Theme, result: SubmitResult): string[] {
-  const lines = [`${icon(t, result)} ${t.strong(printable(entryLabel(result)))}  ${t.info(result.outcome)}  ${printable(result.message)}`];
-  for (const e of result.errors) lines.push(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
+const langOfIo = (io: Pick<Io, 'lang'>): Lang => io.lang ?? 'en';
+
+/**
+ * One result for people. In English the flow's own message (it carries every detail); in
+ * another language the catalogue's text for what happened, where the flow said it by key.
+ */
+function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
+  const local = lang !== 'en';
+  const message = local && result.said ? tr(lang, result.said.key, result.said.values) : result.message;
+  const hint = local && result.hintSaid ? tr(lang, result.hintSaid.key, result.hintSaid.values) : result.hint;
+  const label = local && result.file === '(wizard)' ? tr(lang, 'wizardEntry') : entryLabel(result);
+  const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
+  for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
   // erros come from the service: escaped before they reach the terminal.
   for (const e of result.erros) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg)}`);
-  if (result.hint) lines.push(`    ${t.info('hint:')} ${result.hint}`);
+  if (hint) lines.push(`    ${t.info(tr(lang, 'hintLabel'))} ${hint}`);
   return lines;
 }
 
 /** Announce profile and base URL on stderr before anything is sent (cli-contract.md). */
 export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: string }): void {
   const t = createTheme(io);
-  const what = `${target.count} submission${target.count === 1 ? '' : 's'} to send`;
+  const lang = langOfIo(io);
   const notSent = [
-    target.invalid ? `${target.invalid} invalid` : '',
-    target.duplicates ? `${target.duplicates} duplicate${target.duplicates === 1 ? '' : 's'} of a proposal earlier in the batch` : '',
+    target.invalid ? tr(lang, 'invalidCount', { n: target.invalid }) : '',
+    target.duplicates ? tr(lang, target.duplicates === 1 ? 'duplicateOne' : 'duplicateMany', { n: target.duplicates }) : '',
   ].filter(Boolean);
-  const rest = notSent.length ? `; not sent: ${notSent.join(', ')}` : '';
-  io.stderr.write(`${t.muted('→')} ${what} to ${t.strong(target.baseUrl)} (profile ${t.strong(target.profile)})${rest}\n`);
-  if (target.wait) io.stderr.write(`${t.muted('→')} results: ${target.wait}\n`);
+  const rest = notSent.length ? tr(lang, 'notSent', { list: notSent.join(', ') }) : '';
+  const line = tr(lang, 'target', { n: target.count, submissions: submissions(lang, target.count), url: t.strong(target.baseUrl), profile: t.strong(target.profile) });
+  io.stderr.write(`${t.muted('→')} ${line}${rest}\n`);
+  if (target.wait) io.stderr.write(`${t.muted('→')} ${tr(lang, 'resultsVia', { how: target.wait })}\n`);
 }
 
 export function renderSaved(io: Io, path: string): void {
@@ -54,7 +66,7 @@ export function renderResultsWritten(io: Io, paths: readonly string[]): void {
 }
 
 export function renderNotice(io: Io, text: string): void {
-  io.stderr.write(`${createTheme(io).warning('warning:')} ${text}\n`);
+  io.stderr.write(`${createTheme(io).warning(tr(langOfIo(io), 'warningLabel'))} ${text}\n`);
 }
 
 /** Validation problems of files that will not be sent. */
@@ -80,23 +92,23 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
  */
 export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
+  const lang = langOfIo(io);
   let answered = 0;
   let waiting = 0;
   if (io.json && !io.canAnimate) return { stop: () => undefined };
   const print = (lines: string[]): void => {
     io.stderr.write(`${lines.join('\n')}\n`);
   };
-  const interruptedLine = (): string =>
-    t.warning('Interrupted: nothing more is sent; what is in flight is recorded.\nCtrl-C again leaves at once.');
+  const interruptedLine = (): string => t.warning(tr(lang, 'interrupted'));
   if (!io.canAnimate) {
     const onAbort = (): void => {
       if (!io.json) print([interruptedLine()]);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     return {
-      onAnswer: (r) => print(resultLines(t, r)),
-      onWaiting: (r) => print([`${t.muted('…')} ${entryLabel(r)}  waiting for the result of contract ${r.idContrato}`]),
-      onResult: (r) => print(resultLines(t, r)),
+      onAnswer: (r) => print(resultLines(t, r, lang)),
+      onWaiting: (r) => print([`${t.muted('…')} ${tr(lang, 'waitingFor', { file: entryLabel(r), id: r.idContrato ?? '' })}`]),
+      onResult: (r) => print(resultLines(t, r, lang)),
       stop: () => signal?.removeEventListener('abort', onAbort),
     };
   }
@@ -104,8 +116,10 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   // discardStdin off: ora's helper never sees Ctrl-C on a fresh stdin (ui/interrupt-key.ts).
   const spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean }, isEnabled: true, color: 'cyan', discardStdin: false });
   const status = (): string => {
-    if (signal?.aborted) return waiting ? 'interrupted; stopping…' : 'interrupted; finishing what is in flight…';
-    return total > 1 ? `${answered}/${total} answered${waiting ? `, waiting for ${waiting} result${waiting === 1 ? '' : 's'}` : ''}` : waiting ? 'waiting for the approval result (webhook)…' : 'sending…';
+    if (signal?.aborted) return tr(lang, waiting ? 'stopping' : 'finishing');
+    if (total <= 1) return tr(lang, waiting ? 'waitingOne' : 'sending');
+    const more = waiting ? tr(lang, waiting === 1 ? 'waitingResultOne' : 'waitingResultMany', { n: waiting }) : '';
+    return `${tr(lang, 'answered', { done: answered, total })}${more}`;
   };
   spinner.start(status());
   const stopKeys = watchInterruptKey(io.stdin);
@@ -122,7 +136,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   return {
     onAnswer: (r) => {
       answered += 1;
-      above(resultLines(t, r));
+      above(resultLines(t, r, lang));
     },
     onWaiting: () => {
       waiting += 1;
@@ -130,7 +144,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     },
     onResult: (r) => {
       waiting -= 1;
-      above(resultLines(t, r));
+      above(resultLines(t, r, lang));
     },
     stop: () => {
       signal?.removeEventListener('abort', onAbort);
@@ -171,12 +185,13 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
     return;
   }
   const t = createTheme(io);
+  const lang = langOfIo(io);
   if (results.length <= 1 && !extra.interrupted) return;
-  const counts = new Map<string, number>();
+  const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome}`);
+  const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome)}`);
   const all = results.every((r) => isSuccess(r.outcome));
-  const line = `${results.length} submission${results.length === 1 ? '' : 's'}: ${parts.join(', ')}${extra.interrupted ? ' (interrupted)' : ''}`;
+  const line = `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${extra.interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
   io.stderr.write(`${all ? t.success(line) : t.error(line)}\n`);
 }
 

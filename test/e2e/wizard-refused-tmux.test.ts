@@ -92,4 +92,48 @@ describe.skipIf(skipTerminal)('the wizard after a refused send (built binary, tm
     expect(screen.replace(/\n/g, '')).toContain('econsig auth login');
     expect(screen).not.toContain('Id da proposta');
   }, 20_000);
+
+  it('pt-BR (LANG=pt_BR.UTF-8): a 422, corrected, accepted; no English sentence reaches the screen', async () => {
+    const sbx = await sandbox();
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const run = terminal(home, { ECONSIG_TOKEN: sbx.token, ECONSIG_BASE_URL: sbx.url, LANG: 'pt_BR.UTF-8' }, `submit -i --file '${wrongPixFile(home)}'`);
+    await run.term.answer('E agora?', ''); // Enviar
+    await run.term.waitFor('Corrigir Chave Pix e enviar de novo');
+    run.term.keys('Enter');
+    await run.term.waitFor('? Chave Pix');
+    run.term.type('ana.lima@example.com');
+    run.term.keys('Enter');
+    await run.term.answer('E agora?', '');
+    await run.waitExit(10_000);
+    const screen = run.term.pane(true);
+    expect(run.exitCode(), screen).toBe('0');
+    expect(screen).toMatch(/aceita {2}202 aceita: contrato /);
+    // What people read, less what is not ours to translate: the service's own messages,
+    // field names of the service (chavePix...), paths and contract ids.
+    const ours = screen
+      .replace(/\n/g, ' ')
+      .replace(/SVC_\w+ [^]*?trabalhador\./g, '')
+      .replace(/\b[a-z]+[A-Z]\w*\b/g, '')
+      .replace(/\S+@\S+|\/\S+|https?:\S+/g, '');
+    const english = ours.match(/\b(the|and|is|was|with|submission|submissions|accepted|rejected|refused|waiting|hint|error|warning|sent|send|not|profile|result|contract|answered|what|now|correct|again|leave|save|file|found|yes|wizard)\b/gi);
+    expect(english, screen).toBeNull();
+  }, 40_000);
+
+  it('pt-BR: the confirmation before sending elsewhere asks (s/N) and takes s/n', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const file = join(repoRoot, 'fixtures', 'valid', 'pix-only.json');
+    const run = terminal(home, { ECONSIG_TOKEN: 'tok_not_used_123456', ECONSIG_BASE_URL: 'https://homolog.invalid', LANG: 'pt_BR.UTF-8' }, `submit '${file}'`);
+    const asked = await run.term.waitFor('? Enviar 1 submissão a https://homolog.invalid (perfil default)?');
+    expect(asked).toContain('(s/N)');
+    run.term.type('x');
+    run.term.keys('Enter');
+    await run.term.waitFor('Responda "Sim" ou "Não"');
+    run.term.keys('BSpace');
+    run.term.type('n');
+    run.term.keys('Enter');
+    await run.waitExit(10_000);
+    expect(run.exitCode(), run.term.pane(true)).toBe('2');
+  }, 30_000);
 });

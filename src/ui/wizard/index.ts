@@ -10,6 +10,7 @@ import type { Issue } from '../../domain/normalize.js';
 import { ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
 import { InterruptedError, UsageError } from '../../errors.js';
+import { langOf } from '../i18n.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
@@ -49,8 +50,7 @@ export type { WizardPrompts } from '../prompts.js';
 
 /** `--lang` when given, else the first of LC_ALL, LC_MESSAGES, LANG that is set: Portuguese or English. */
 export function wizardLang(flag: string | undefined, env: Record<string, string | undefined>): WizardLang {
-  const locale = flag ?? [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '');
-  return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
+  return langOf(flag, env);
 }
 
 export type WizardResult =
@@ -88,7 +88,7 @@ export async function runWizard(options: WizardOptions): Promise<WizardResult> {
   const { io, lang } = options;
   if (!io.canPrompt) throw new UsageError(t(lang, 'noTerminal'), t(lang, 'noTerminalHint'));
   const theme = createTheme(io);
-  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, { dim: theme.muted, ...(options.signal ? { signal: options.signal } : {}) }), theme);
+  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, { dim: theme.muted, lang, ...(options.signal ? { signal: options.signal } : {}) }), theme);
   try {
     return await wizard.run();
   } catch (error) {

@@ -109,7 +109,7 @@ export function payoutLabel(lang: WizardLang, mode: PayoutMode): { name: string;
   return { name: pick(lang, PAYOUT_LABELS[mode].name), description: pick(lang, PAYOUT_LABELS[mode].description) };
 }
 
-const TEXT = {
+export const TEXT = {
   intro: [
     'New submission. Answers are checked as you type; Ctrl-C leaves and keeps what was entered in a draft file.',
     'Nova submissão. As respostas são conferidas ao digitar; Ctrl-C sai e guarda o que foi digitado em um rascunho.',
@@ -225,6 +225,9 @@ const RULE_MESSAGES_PT: ReadonlyArray<readonly [RegExp, string]> = [
   [/^both bank data and a Pix key were given.*$/, 'dados bancários e chave Pix informados: o serviço substitui os dados bancários pela conta vinculada à chave'],
   [/^CEP (\d+) is outside the postal range of (\w+).*$/, 'o CEP $1 está fora da faixa postal de $2; confira o CEP e a UF'],
   [/^bank code (\d+) is not in the list of STR participants.*$/, 'o código de banco $1 não está na lista de participantes do STR; confira'],
+  [/^an 8-digit number must be a landline starting with 2 to 5.*$/, 'um número de 8 dígitos deve ser fixo, começando com 2 a 5 (celulares têm 9 dígitos)'],
+  [/^is not a Pix key.*$/, 'não é uma chave Pix: use um e-mail, um celular "+5511987654321", um CPF "52998224725" ou uma chave aleatória (UUID)'],
+  [/^must be one of (.*?) \(got (.*?)\)(.*)$/, 'deve ser um de $1 (recebido $2)'],
 ];
 
 /** A rule message in the wizard's language (English ones pass through). */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, langOf, tr } from '../../../src/ui/i18n.js';
+import { TEXT } from '../../../src/ui/wizard/messages.js';
+
+const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
+
+describe('the message catalogue (ui/i18n.ts)', () => {
+  it('has the same keys in English and Portuguese', () => {
+    expect(Object.keys(CATALOGUE['pt-BR']).sort()).toEqual(Object.keys(CATALOGUE.en).sort());
+  });
+
+  it.each(Object.keys(CATALOGUE.en))('%s: the same placeholders in both languages, and a Portuguese text of its own', (key) => {
+    const en = CATALOGUE.en[key as keyof typeof CATALOGUE.en];
+    const pt = CATALOGUE['pt-BR'][key as keyof typeof CATALOGUE.en];
+    expect(pt).toBeTruthy();
+    expect(placeholders(pt)).toEqual(placeholders(en));
+  });
+
+  it.each(Object.entries(TEXT))('wizard %s: both languages given, with the same placeholders', (_key, pair) => {
+    const [en, pt] = pair;
+    expect(en).toBeTruthy();
+    expect(pt).toBeTruthy();
+    expect(placeholders(pt)).toEqual(placeholders(en));
+  });
+
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(tr('pt-BR', 'accepted', { id: 'C-1' })).toBe('202 aceita: contrato C-1');
+    expect(tr('en', 'accepted')).toBe('202 accepted: contract {id}');
+  });
+
+  it.each([
+    [undefined, { LANG: 'pt_BR.UTF-8' }, 'pt-BR'],
+    [undefined, { LC_ALL: 'en_US.UTF-8', LANG: 'pt_BR.UTF-8' }, 'en'],
+    ['pt-BR', { LANG: 'en_US.UTF-8' }, 'pt-BR'],
+    ['en', { LANG: 'pt_BR.UTF-8' }, 'en'],
+    [undefined, {}, 'en'],
+  ] as const)('--lang %s with %j is %s', (flag, env, lang) => {
+    expect(langOf(flag, env)).toBe(lang);
+  });
+});
