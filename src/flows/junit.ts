@@ -27,7 +27,8 @@ function xmlAttribute(text: string): string {
 export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): string {
   const failures = results.filter((r) => !isSuccess(r.outcome)).length;
   const cases = results.map((r) => {
-    const name = xmlAttribute(r.file);
+    // A spreadsheet's rows share its file name: the row makes each case's name its own.
+    const name = xmlAttribute(r.row === undefined ? r.file : `${r.file}:${r.row}`);
     const open = `    <testcase classname="econsig.submit" name="${name}" time="0">`;
     const out = `      <system-out>${xmlText(`${r.outcome}: ${r.message}${r.idContrato ? ` (idContrato ${r.idContrato})` : ''}`)}</system-out>`;
     if (isSuccess(r.outcome)) return `${open}\n${out}\n    </testcase>`;

@@ -180,7 +180,9 @@ describe('submit a sheet', () => {
     const sbx = await startCountedSandbox({ delayMs: 60_000 });
     const input = copy('excel-ptbr-cp1252.csv');
     const target = join(scratch.dir, 'saida.csv');
-    const run = await runCli(['submit', input, '--results', target], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    const junit = join(scratch.dir, 'junit.xml');
+    const run = await runCli(['submit', input, '--results', target, '--report', junit], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect([...readFileSync(junit, 'utf8').matchAll(/<testcase [^>]*name="[^"]*excel-ptbr-cp1252\.csv:(\d+)"/g)].map((m) => m[1])).toEqual(['2', '3', '5']);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/excel-ptbr-cp1252\.csv, row 2 +accepted/);
     const text = readFileSync(target, 'utf8');
