@@ -27,6 +27,8 @@ export function buildProgram(
   const program = new Command('econsig')
     // Set before any subcommand is added: subcommands copy these settings when created.
     .exitOverride()
+    // Each command's help lists --profile, --json... too (issue 14).
+    .configureHelp({ showGlobalOptions: true })
     .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -257,18 +259,21 @@ export function buildProgram(
   auth
     .command('status')
     .description('show how the profile authenticates: token (masked), where it comes from, expiry; client certificate')
+    .addHelpText('after', examples('econsig auth status', 'econsig auth status --profile homolog --json'))
     .action(async () => {
       await dispatch('auth', { action: 'status' }, globals());
     });
   auth
     .command('logout')
     .description('remove the stored token, client secret and cached access token')
+    .addHelpText('after', examples('econsig auth logout', 'econsig auth logout --profile homolog'))
     .action(async () => {
       await dispatch('auth', { action: 'logout' }, globals());
     });
   auth
     .command('token')
     .description('print the token in use (for scripts)')
+    .addHelpText('after', examples('curl -H "Authorization: Bearer $(econsig auth token)" ...'))
     .action(async () => {
       await dispatch('auth', { action: 'token' }, globals());
     });
@@ -288,6 +293,7 @@ export function buildProgram(
     .command('get')
     .argument('<key>')
     .description('print one setting')
+    .addHelpText('after', examples('econsig config get base-url', 'econsig config get webhook.port --profile homolog'))
     .action(async (key) => {
       await dispatch('config', { action: 'get', key }, globals());
     });
@@ -296,6 +302,7 @@ export function buildProgram(
     .argument('<key>')
     .argument('<value>')
     .description('change one setting')
+    .addHelpText('after', examples('econsig config set base-url https://homolog.example.com --profile homolog', 'econsig config set concurrency 8'))
     .action(async (key, value) => {
       await dispatch('config', { action: 'set', key, value }, globals());
     });
@@ -303,18 +310,21 @@ export function buildProgram(
     .command('unset')
     .argument('<key>')
     .description('go back to the default of one setting')
+    .addHelpText('after', examples('econsig config unset request-timeout'))
     .action(async (key) => {
       await dispatch('config', { action: 'unset', key }, globals());
     });
   config
     .command('list')
     .description('every setting of the profile and where it comes from')
+    .addHelpText('after', examples('econsig config list', 'econsig config list --profile homolog --json'))
     .action(async () => {
       await dispatch('config', { action: 'list' }, globals());
     });
   config
     .command('path')
     .description('where settings, token and store are kept')
+    .addHelpText('after', examples('econsig config path'))
     .action(async () => {
       await dispatch('config', { action: 'path' }, globals());
     });

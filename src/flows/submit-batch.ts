@@ -176,6 +176,9 @@ function withOutcome(
   return { ...partial, outcome, message, exitCode: exitCodeFor(outcome), ...(hint ? { hint } : {}) };
 }
 
+/** Service errors named in a result's message; the rest are in its `erros`. */
+const MESSAGE_ERROS = 3;
+
 const checkHint = (idProposta: string): string =>
   `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
 
@@ -193,7 +196,11 @@ export function outcomeOfError(
     partial.httpStatus = error.status;
     partial.erros = error.erros;
     partial.attempts = error.attempts;
-    const codes = error.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
+    // A few in the message; all of them in `erros` (a 422 may list thousands, issue 14).
+    const codes = [
+      ...error.erros.slice(0, MESSAGE_ERROS).map((e) => `${e.codigo}: ${e.msg.length > 200 ? `${e.msg.slice(0, 200)}…` : e.msg}`),
+      ...(error.erros.length > MESSAGE_ERROS ? [`and ${error.erros.length - MESSAGE_ERROS} more`] : []),
+    ].join('; ');
     if (error instanceof UnauthorizedError) {
       return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
         unauthorizedHint ?? `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`), 'unauthorized');

@@ -46,6 +46,7 @@ const en = {
   summary: '{n} {submissions}: {parts}',
   summaryInterrupted: ' (interrupted)',
   invalidNotSent: 'not sent',
+  moreErros: '… and {n} more (--json lists them all)',
   // Outcomes, as people read them
   outcome_invalid: 'invalid',
   outcome_accepted: 'accepted',
@@ -123,6 +124,7 @@ const ptBR: Record<MessageKey, string> = {
   summary: '{n} {submissions}: {parts}',
   summaryInterrupted: ' (interrompido)',
   invalidNotSent: 'não enviada',
+  moreErros: '… e mais {n} (--json lista todos)',
   outcome_invalid: 'inválida',
   outcome_accepted: 'aceita',
   outcome_approved: 'aprovada',

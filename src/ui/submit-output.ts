@@ -16,6 +16,9 @@ function icon(t: Theme, result: SubmitResult): string {
   return t.error('✗');
 }
 
+/** Service errors listed under a result; --json has them all. */
+const SHOWN_ERROS = 10;
+
 const langOfIo = (io: Pick<Io, 'lang'>): Lang => io.lang ?? 'en';
 
 /**
@@ -30,7 +33,8 @@ function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
   const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
   for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
   // erros come from the service: escaped before they reach the terminal.
-  for (const e of result.erros) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg)}`);
+  for (const e of result.erros.slice(0, SHOWN_ERROS)) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg.length > 300 ? `${e.msg.slice(0, 300)}…` : e.msg)}`);
+  if (result.erros.length > SHOWN_ERROS) lines.push(`    ${t.muted(tr(lang, 'moreErros', { n: result.erros.length - SHOWN_ERROS }))}`);
   if (hint) lines.push(`    ${t.info(tr(lang, 'hintLabel'))} ${hint}`);
   return lines;
 }

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { type CountedSandbox, bankOnly, cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch, writeJson } from './submit-harness.js';
+import { type CountedSandbox, bankOnly, cliEnv, freePort, parseSubmitJson, startCountedSandbox, startStub, useScratch, writeJson } from './submit-harness.js';
 
 let home: string;
 let dir: string;
@@ -115,5 +115,32 @@ describe('submit: every file gets its own line', () => {
     const run = await runCli(['submit', folder, '--concurrency', '2'], { env: cliEnv(home, sbx.sandbox.url, 'sbx_wrong_token_0123456789abcdef') });
     expect(run.code, run.stderr).toBe(3);
     for (let i = 0; i < 12; i++) expect(run.stderr).toMatch(new RegExp(`PROP-${2001 + i}\\.json {2}(unauthorized|skipped) `));
+  });
+});
+
+describe('submit: a 422 with 5,000 erros', () => {
+  it('names three in the message and ten on the screen; --json keeps all 5,000', async () => {
+    const erros = Array.from({ length: 5000 }, (_, i) => ({ codigo: `SVC_V${String(i).padStart(5, '0')}`, msg: `campo ${i}: inválido `.repeat(5) }));
+    const stub = await startStub((_req, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ erros }));
+    });
+    const env = cliEnv(home, stub.url, 'sbx_token_0123456789abcdef');
+    const human = await runCli(['submit', 'fixtures/valid/bank-only.json'], { env });
+    expect(human.code, human.stderr.slice(0, 2000)).toBe(5);
+    expect(human.stderr.length).toBeLessThan(10_000);
+    expect(Math.max(...human.stderr.split('\n').map((line) => line.length))).toBeLessThan(1_000);
+    expect(human.stderr).toContain('and 4997 more');
+    expect(human.stderr).toContain('… and 4990 more (--json lists them all)');
+    const json = await runCli(['submit', 'fixtures/valid/bank-only.json', '--json'], { env: cliEnv(home, stub.url, 'sbx_token_0123456789abcdef') });
+    expect(parseSubmitJson(json.stdout).results[0]?.erros).toHaveLength(5000);
+  });
+});
+
+describe('help', () => {
+  it.each([['help'], ['help', 'submit'], ['submit', '--help'], ['config', 'get', '--help']])('econsig %s exits 0; a command\'s help lists the global options', async (...args) => {
+    const run = await runCli(args);
+    expect(run.code, run.stderr).toBe(0);
+    if (args.length > 1) expect(run.stdout).toMatch(/Global Options:[^]*--profile <name>/);
   });
 });

@@ -126,6 +126,8 @@ class Wizard {
   private readonly serviceRejected: Map<FieldPath, string>;
   private readonly prefilled: boolean;
   private prefillPayout: PayoutMode | undefined;
+  /** The summary shows masked digits in full (the menu's reveal choice). */
+  private reveal = false;
 
   constructor(
     private readonly options: WizardOptions,
@@ -167,7 +169,8 @@ class Wizard {
       }
       if (!result.value) throw new Error(`wizard: the submission does not validate: ${JSON.stringify(result.errors)}`);
       this.say();
-      for (const line of renderSummary(this.draft, this.lang, this.theme, result.warnings)) this.say(line);
+      const rows = (this.options.io.stderr as { rows?: number }).rows;
+      for (const line of renderSummary(this.draft, this.lang, this.theme, result.warnings, { reveal: this.reveal, ...(rows ? { rows } : {}) })) this.say(line);
       this.say();
       const action = await this.prompts.select<MenuAction>({
         name: 'menu',
@@ -176,20 +179,30 @@ class Wizard {
         choices: [
           { value: 'submit', name: t(this.lang, 'menuSubmit') },
           { value: 'edit', name: t(this.lang, 'menuEdit') },
+          { value: 'reveal', name: t(this.lang, this.reveal ? 'menuHide' : 'menuReveal') },
           { value: 'save', name: t(this.lang, 'menuSave') },
           { value: 'quit', name: t(this.lang, 'menuQuit') },
         ],
       });
       if (action === 'submit') return { action, submission: result.value as Record<string, unknown> };
-      if (action === 'quit') return { action };
+      if (action === 'reveal') {
+        // To check the masked digits against the paper form; hidden again on the next choice.
+        this.reveal = !this.reveal;
+        continue;
+      }
+      this.reveal = false;
+      if (action === 'quit') {
+        if (await this.prompts.confirm({ name: 'quit-confirm', message: t(this.lang, 'quitConfirm'), default: false })) return { action };
+        continue;
+      }
       if (action === 'save') return { action: 'saved', path: await this.save() };
-      const section = await this.prompts.select<SectionId>({
+      const section = await this.prompts.select<SectionId | 'back'>({
         name: 'edit',
         message: t(this.lang, 'editWhich'),
         help: listHelp(this.lang),
-        choices: SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })),
+        choices: [...SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })), { value: 'back' as const, name: t(this.lang, 'editBack') }],
       });
-      await this.fillSection(section, 'edit');
+      if (section !== 'back') await this.fillSection(section, 'edit');
     }
   }
 
@@ -341,10 +354,7 @@ class Wizard {
       const why = notes.filter((n) => n !== 'surrounding spaces trimmed').map((n) => noteMessage(this.lang, n));
       parts.push(`→ ${value}${why.length ? ` (${why.join('; ')})` : ''}`);
     }
-    if (path === 'contaBancaria.compe') {
-      const name = bankName(value);
-      if (name) parts.push(`${value}: ${name}`);
-    }
+    // The bank's name is on the answered line already (the field's hint).
     if (parts.length) this.say(`  ${this.theme.muted(parts.join('  '))}`);
   }
 

@@ -9,7 +9,7 @@ import type { EstadoCivil, FieldPath } from '../../domain/submission.js';
 export type WizardLang = 'pt-BR' | 'en';
 export type SectionId = 'proposal' | 'personal' | 'document' | 'address' | 'marital' | 'payout';
 export type PayoutMode = 'pix' | 'bank' | 'both';
-export type MenuAction = 'submit' | 'edit' | 'save' | 'quit';
+export type MenuAction = 'submit' | 'edit' | 'reveal' | 'save' | 'quit';
 
 type Pair = readonly [en: string, pt: string];
 
@@ -167,6 +167,10 @@ export const TEXT = {
   menuEdit: ['Edit a section', 'Corrigir uma seção'],
   menuSave: ['Save to a file and leave', 'Salvar em arquivo e sair'],
   menuQuit: ['Quit without sending', 'Sair sem enviar'],
+  menuReveal: ['Show the hidden digits (to check against the paper form)', 'Mostrar os dígitos ocultos (para conferir com o papel)'],
+  menuHide: ['Hide the digits again', 'Ocultar os dígitos de novo'],
+  quitConfirm: ['Quit without sending? What was entered is not kept.', 'Sair sem enviar? O que foi digitado não será guardado.'],
+  editBack: ['← Back to the summary', '← Voltar ao resumo'],
   editWhich: ['Which section?', 'Qual seção?'],
   savePath: ['File to save to:', 'Arquivo para salvar:'],
   overwrite: ['{path} exists. Replace it?', '{path} já existe. Substituir?'],

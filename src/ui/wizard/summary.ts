@@ -28,7 +28,7 @@ export function maskValue(path: FieldPath, value: string): string {
   }
 }
 
-function shown(lang: WizardLang, path: FieldPath, value: string): string {
+function shown(lang: WizardLang, path: FieldPath, value: string, reveal = false): string {
   if (fieldKind(path) === 'select') {
     const label = choiceLabel(lang, value);
     return label.startsWith(value) ? label : `${value} (${label})`;
@@ -37,25 +37,43 @@ function shown(lang: WizardLang, path: FieldPath, value: string): string {
     const name = bankName(value);
     return name ? `${value} (${name})` : value;
   }
-  return maskValue(path, value);
+  return reveal ? value : maskValue(path, value);
 }
 
+export interface SummaryOptions {
+  /** Masked digits shown in full, to check against the paper form. */
+  reveal?: boolean;
+  /** The terminal's height: a summary that would not fit is shown one line per section. */
+  rows?: number;
+}
+
+/** Lines the menu under the summary takes (question, four or five choices, key help). */
+const MENU_ROWS = 8;
+
 /** The summary as lines of text, with warnings from `validateSubmission` at the end. */
-export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warnings: readonly Issue[] = []): string[] {
+export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warnings: readonly Issue[] = [], options: SummaryOptions = {}): string[] {
   const rows: { section?: string; label: string; field: string; value: string }[] = [];
+  const compact: string[] = [];
   for (const section of SECTIONS) {
     rows.push({ section: sectionTitle(lang, section.id), label: '', field: '', value: '' });
     const mode = section.id === 'payout' ? payoutModeOf(draft) : undefined;
     if (mode) rows.push({ label: t(lang, 'payoutMode'), field: '', value: payoutLabel(lang, mode).name });
     const fields = section.id === 'payout' ? (mode ? payoutFields(mode) : []) : section.fields;
+    const values: string[] = mode ? [payoutLabel(lang, mode).name] : [];
     for (const path of fields) {
       const value = draft.get(path);
-      rows.push({
-        label: fieldLabel(lang, path),
-        field: path.slice(path.lastIndexOf('.') + 1),
-        value: value === undefined ? theme.muted('—') : shown(lang, path, value),
-      });
+      const text = value === undefined ? theme.muted('—') : shown(lang, path, value, options.reveal);
+      rows.push({ label: fieldLabel(lang, path), field: path.slice(path.lastIndexOf('.') + 1), value: text });
+      if (value !== undefined) values.push(text);
     }
+    compact.push(`${sectionTitle(lang, section.id)}: ${values.join(' · ')}`);
+  }
+  const warningLines = warnings.length
+    ? [`  ${theme.warning(t(lang, 'warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${ruleMessage(lang, w.message)}`)]
+    : [];
+  // 1 title + every row, then the menu: more than the terminal holds means the top scrolls away.
+  if (options.rows !== undefined && 1 + rows.length + warningLines.length + MENU_ROWS > options.rows) {
+    return [theme.strong(t(lang, 'summaryTitle')), ...compact.map((line) => `  ${line}`), ...warningLines];
   }
   const labelWidth = Math.max(...rows.filter((r) => !r.section).map((r) => r.label.length));
   const fieldWidth = Math.max(...rows.map((r) => r.field.length));
@@ -64,9 +82,5 @@ export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warn
     if (row.section) lines.push(`  ${theme.info(row.section)}`);
     else lines.push(`    ${row.label.padEnd(labelWidth)}  ${theme.muted(row.field.padEnd(fieldWidth))}  ${row.value}`);
   }
-  if (warnings.length) {
-    lines.push(`  ${theme.warning(t(lang, 'warnings'))}`);
-    for (const w of warnings) lines.push(`    ${theme.warning('!')} ${w.path}: ${ruleMessage(lang, w.message)}`);
-  }
-  return lines;
+  return [...lines, ...warningLines];
 }

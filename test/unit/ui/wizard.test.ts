@@ -96,7 +96,9 @@ describe('runWizard: payout branches', () => {
     });
     expect(fake.asked).not.toContain('contaBancaria.chavePix');
     expect(text).toContain('→ 0123 (zero-padded to 4 digits)');
-    expect(text).toMatch(/341: .*Ita[uú]/i);
+    // Named once: in the summary (on a terminal, also as the field's hint while typing).
+    expect(text).toMatch(/341 \(.*Ita[uú]/i);
+    expect(text).not.toMatch(/341: .*Ita[uú]/i);
   });
 
   it('both: says the key wins and sends key and bank data', async () => {
@@ -305,9 +307,22 @@ describe('runWizard: summary and the final choice', () => {
     expect(readFileSync(existing, 'utf8')).toBe('keep me');
   });
 
-  it('quit returns quit', async () => {
-    const { result } = await drive({ ...complete(), menu: ['quit'] });
+  it('quit asks first: no goes back to the menu, yes returns quit', async () => {
+    const { result, fake } = await drive({ ...complete(), menu: ['quit', 'quit'], 'quit-confirm': ['n', 'y'] });
     expect(result).toEqual({ action: 'quit' });
+    expect(fake.asked.filter((name) => name === 'menu')).toHaveLength(2);
+  });
+
+  it('the section menu has a way back to the summary', async () => {
+    const { result, fake } = await drive({ ...complete(), menu: ['edit', 'submit'], edit: ['back'] });
+    expect(result.action).toBe('submit');
+    expect(fake.asked.slice(-3)).toEqual(['menu', 'edit', 'menu']);
+  });
+
+  it('reveal shows the masked digits in full until the next choice', async () => {
+    const { text } = await drive({ ...complete(), menu: ['reveal', 'submit'] });
+    expect(text).toMatch(/Document number\s+numero\s+12\*{5}89/);
+    expect(text).toMatch(/Document number\s+numero\s+123456789/);
   });
 });
 
@@ -392,5 +407,21 @@ describe('pieces', () => {
 
   it('searching UFs for nothing offers all 27', () => {
     expect(searchUfs('')).toHaveLength(27);
+  });
+});
+
+describe('renderSummary at 80x24', () => {
+  it('a terminal too short for the table gets one line per section', async () => {
+    const { renderSummary } = await import('../../../src/ui/wizard/summary.js');
+    const { readPrefill } = await import('../../../src/ui/wizard/fields.js');
+    const { createTheme } = await import('../../../src/ui/theme.js');
+    const draft = readPrefill(JSON.parse(readFileSync(join('fixtures', 'valid', 'bank-and-pix.json'), 'utf8'))).draft;
+    const theme = createTheme(fakeIo());
+    const full = renderSummary(draft, 'pt-BR', theme, [], {});
+    const short = renderSummary(draft, 'pt-BR', theme, [], { rows: 24 });
+    expect(full.length + 8).toBeGreaterThan(24);
+    expect(short.length + 8).toBeLessThanOrEqual(24);
+    expect(short.join('\n')).toContain('Endereço: ');
+    expect(renderSummary(draft, 'pt-BR', theme, [], { rows: 60 })).toEqual(full);
   });
 });
