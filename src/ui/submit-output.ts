@@ -29,7 +29,7 @@ function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
   const local = lang !== 'en';
   const message = local && result.said ? tr(lang, result.said.key, result.said.values) : result.message;
   const hint = local && result.hintSaid ? tr(lang, result.hintSaid.key, result.hintSaid.values) : result.hint;
-  const label = local && result.file === '(wizard)' ? tr(lang, 'wizardEntry') : entryLabel(result);
+  const label = local && result.file === '(wizard)' ? tr(lang, 'wizardEntry') : entryLabel(result, lang);
   const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
   for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
   // erros come from the service: escaped before they reach the terminal.
@@ -66,7 +66,8 @@ export function renderRetry(io: Io, info: RetryInfo): void {
 /** Where the results sheets were written (src/sheets/results.ts). */
 export function renderResultsWritten(io: Io, paths: readonly string[]): void {
   const t = createTheme(io);
-  for (const path of paths) io.stderr.write(`${t.muted('→')} results written to ${t.strong(path)}\n`);
+  const written = langOfIo(io) === 'pt-BR' ? 'resultados escritos em' : 'results written to';
+  for (const path of paths) io.stderr.write(`${t.muted('→')} ${written} ${t.strong(path)}\n`);
 }
 
 export function renderNotice(io: Io, text: string): void {
@@ -77,14 +78,16 @@ export function renderNotice(io: Io, text: string): void {
 export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
   if (io.json) return;
   const t = createTheme(io);
+  const lang = langOfIo(io);
   const lines: string[] = [];
   for (const report of reports) {
     if (report.ok && report.warnings.length === 0 && !report.notes?.length) continue;
     const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
-    lines.push(`${mark} ${t.strong(entryLabel(report))}${report.ok ? '' : `  ${t.info('invalid')}  not sent`}`);
-    for (const e of report.errors) lines.push(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
-    for (const w of report.warnings) lines.push(`    ${t.warning('warning')} ${t.path(issueWhere(w))}: ${w.message}`);
-    for (const note of report.notes ?? []) lines.push(`    ${t.muted('note   ')} ${note}`);
+    const notSent = `  ${t.info(tr(lang, 'outcome_invalid'))}  ${tr(lang, 'invalidNotSent')}`;
+    lines.push(`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`);
+    for (const e of report.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
+    for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w))}: ${w.message}`);
+    for (const note of report.notes ?? []) lines.push(`    ${t.muted(lang === 'pt-BR' ? 'nota   ' : 'note   ')} ${note}`);
   }
   if (lines.length) io.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -111,7 +114,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     signal?.addEventListener('abort', onAbort, { once: true });
     return {
       onAnswer: (r) => print(resultLines(t, r, lang)),
-      onWaiting: (r) => print([`${t.muted('…')} ${tr(lang, 'waitingFor', { file: entryLabel(r), id: r.idContrato ?? '' })}`]),
+      onWaiting: (r) => print([`${t.muted('…')} ${tr(lang, 'waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
       onResult: (r) => print(resultLines(t, r, lang)),
       stop: () => signal?.removeEventListener('abort', onAbort),
     };
