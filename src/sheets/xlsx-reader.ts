@@ -39,7 +39,7 @@ export async function* readXlsxRows(input: string | Readable, sheet: string | un
   // Iterated by hand: exceljs removes a worksheet's temporary file (it keeps one when the
   // sheet comes before the shared strings in the zip, as Excel and LibreOffice write it)
   // only when asked for the next worksheet. So the reader is always read to its end, also
-  // when the caller stops early; worksheets not wanted are skipped unread.
+  // when the caller stops early; worksheets not wanted are read and dropped.
   const worksheets = (reader as unknown as AsyncIterable<StreamWorksheet>)[Symbol.asyncIterator]();
   let rows: AsyncIterator<StreamRow> | undefined;
   let found = false;
@@ -50,7 +50,10 @@ export async function* readXlsxRows(input: string | Readable, sheet: string | un
       const worksheet = next.value;
       const name = worksheet.name ?? `Sheet${worksheet.id}`;
       seen.push(name);
-      if (found || (wanted !== undefined && name.trim().toLowerCase() !== wanted)) continue;
+      if (found || (wanted !== undefined && name.trim().toLowerCase() !== wanted)) {
+        await drain(worksheet);
+        continue;
+      }
       found = true;
       rows = worksheet[Symbol.asyncIterator]();
       for (;;) {
@@ -72,11 +75,24 @@ export async function* readXlsxRows(input: string | Readable, sheet: string | un
   if (!found) throw new SheetReadError({ kind: 'bad-xlsx', reason: 'no worksheet' });
 }
 
+/**
+ * Read a worksheet not wanted to its end. Skipping it unread is not safe: exceljs opens a
+ * stream on its temporary copy and then deletes the file, and a stream never read can fail
+ * on the missing file with nobody listening (the process then dies).
+ */
+async function drain(worksheet: StreamWorksheet): Promise<void> {
+  for await (const _ of worksheet) void _;
+}
+
 /** After an early stop: close the sheet being read, then let exceljs go through the rest (and clean up). */
 async function finishReading(rows: AsyncIterator<StreamRow> | undefined, worksheets: AsyncIterator<StreamWorksheet>): Promise<void> {
   try {
     await rows?.return?.();
-    for (;;) if ((await worksheets.next()).done) break;
+    for (;;) {
+      const next = await worksheets.next();
+      if (next.done) break;
+      await drain(next.value);
+    }
   } catch {
     // The file is broken past the part that was read: nothing more to clean here.
   }
