@@ -117,8 +117,9 @@ export function tlsFailure(result: TlsProbeResult, origin: string, tls: TlsMater
       'Set tls.cert and tls.key (PEM) or tls.pfx: `econsig config set tls.cert /path/client.pem`, or ECONSIG_TLS_CERT and ECONSIG_TLS_KEY.',
     );
   }
+  const refused = result.code.endsWith('during the handshake') ? 'closed the connection during the TLS handshake, most likely refusing' : 'refused';
   return new AuthError(
-    `The server ${origin} refused the client certificate ${cert.path} (${cert.setting}; subject ${cert.subject}; issuer ${cert.issuer}) (${result.code}). Nothing was sent.`,
+    `The server ${origin} ${refused} the client certificate ${cert.path} (${cert.setting}; subject ${cert.subject}; issuer ${cert.issuer}) (${result.code}). Nothing was sent.`,
     'Use the certificate registered with the provider, signed by a CA it trusts; `econsig auth status` shows the one in use.',
   );
 }

@@ -402,7 +402,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     let lastError: ServiceError | TransportError | undefined;
     // A 401 proves no contract was created: one new token and one resend, never more.
     let renewed = false;
-    let renewedToken: string | undefined;
     for (;;) {
       const wait = Math.max(ownDelay, resumeAt - now());
       if (wait > 0) {
@@ -418,7 +417,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
       if (stop?.aborted) throw aborted(false, stop);
       attempt += 1;
-      const token = renewedToken ?? (await tokens.token());
+      const token = await tokens.token();
       try {
         const accepted = await exchange(payload, token, signal);
         return { ...accepted, attempts: attempt };
@@ -427,8 +426,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         error.attempts = attempt;
         if (error instanceof UnauthorizedError && !renewed) {
           renewed = true;
-          renewedToken = await renewAfter401(error, token);
-          if (renewedToken !== undefined) {
+          // The next tokens.token() is the renewed one.
+          if ((await renewAfter401(error, token)) !== undefined) {
             ownDelay = 0;
             continue;
           }

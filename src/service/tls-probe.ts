@@ -66,6 +66,9 @@ export function probeTls(url: URL, options: ConnectionOptions, timeoutMs: number
     const accepted = (): void => done({ ok: true, protocol: socket.getProtocol(), certificateChecked: true });
     socket.once('secureConnect', () => {
       handshaken = true;
+      // Before TLS 1.3 the server judged our certificate inside the handshake that just ended.
+      const protocol = socket.getProtocol();
+      if (protocol !== null && protocol !== 'TLSv1.3') return done({ ok: true, protocol, certificateChecked: true });
       verdict = setTimeout(() => done({ ok: true, protocol: socket.getProtocol(), certificateChecked: false }), VERDICT_WAIT_MS);
     });
     socket.on('session', accepted);
@@ -76,11 +79,14 @@ export function probeTls(url: URL, options: ConnectionOptions, timeoutMs: number
         return done({ ok: false, kind: 'certificate-required', code });
       }
       if (/^ERR_SSL_.*ALERT/.test(code) || (handshaken && withCertificate)) return done({ ok: false, kind: 'certificate-refused', code });
+      // A TLS 1.2 server that rejects our certificate may just reset the handshake.
+      if (withCertificate && code === 'ECONNRESET') return done({ ok: false, kind: 'certificate-refused', code: 'ECONNRESET during the handshake' });
       done({ ok: false, kind: 'connect', code, message: error.message });
     });
     socket.once('close', () => {
       if (!handshaken) return done({ ok: false, kind: 'connect', code: 'ECONNRESET', message: 'the connection closed during the TLS handshake' });
-      done(withCertificate ? { ok: false, kind: 'certificate-refused', code: 'ECONNRESET' } : { ok: false, kind: 'certificate-required', code: 'ECONNRESET' });
+      const code = 'connection closed after the handshake';
+      done(withCertificate ? { ok: false, kind: 'certificate-refused', code } : { ok: false, kind: 'certificate-required', code });
     });
   });
 }

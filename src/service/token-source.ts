@@ -70,16 +70,23 @@ export function cacheEntry(token: AccessToken, creds: ClientCredentials): Cached
   };
 }
 
+function issuedFor(cached: CachedToken, creds: ClientCredentials): boolean {
+  return cached.tokenUrl === creds.tokenUrl && cached.clientId === creds.clientId && (cached.scope ?? '') === (creds.scope ?? '');
+}
+
+/** When the token stops working (a token without `expires_in` is taken to live 5 minutes). */
+function endOf(cached: CachedToken): number {
+  return cached.expiresAt ?? cached.obtainedAt + UNKNOWN_LIFETIME_MS;
+}
+
 /** True when `cached` was issued for these credentials and is not due for renewal at `now`. */
-export function isUsable(cached: CachedToken | undefined, creds: ClientCredentials, now: number): cached is CachedToken {
-  return (
-    cached !== undefined &&
-    cached.tokenUrl === creds.tokenUrl &&
-    cached.clientId === creds.clientId &&
-    (cached.scope ?? '') === (creds.scope ?? '') &&
-    now < cached.refreshAt &&
-    (cached.expiresAt === undefined || now < cached.expiresAt)
-  );
+export function isUsable(cached: CachedToken | undefined, creds: ClientCredentials, now: number): boolean {
+  return cached !== undefined && issuedFor(cached, creds) && now < cached.refreshAt && now < endOf(cached);
+}
+
+/** Due for renewal but still valid: it may be sent while its successor is fetched. */
+function isStillValid(cached: CachedToken, creds: ClientCredentials, now: number): boolean {
+  return issuedFor(cached, creds) && now < endOf(cached);
 }
 
 export interface ClientCredentialsSourceOptions {
@@ -96,7 +103,9 @@ export interface ClientCredentialsSourceOptions {
 
 /**
  * Client credentials with one cached token. Concurrent callers share one fetch (a single
- * in-flight promise), so 32 submissions in flight cause one token request, not 32.
+ * in-flight promise), so 32 submissions in flight cause one token request, not 32. Past its
+ * renewal time a token that is still valid keeps being sent while its successor is fetched,
+ * so no request waits for a renewal; only a missing or expired token makes callers wait.
  */
 export function clientCredentialsSource(options: ClientCredentialsSourceOptions): TokenSource {
   const creds = options.credentials;
@@ -131,9 +140,16 @@ export function clientCredentialsSource(options: ClientCredentialsSourceOptions)
 
   return {
     async token() {
-      if (inFlight) return inFlight;
-      if (isUsable(current, creds, now())) return current.accessToken;
-      return fetchNew();
+      const at = now();
+      const held = current;
+      if (held && isUsable(held, creds, at)) return held.accessToken;
+      if (held && isStillValid(held, creds, at)) {
+        // A failed renewal here is not this request's failure: the next caller past the
+        // token's end fetches again and gets the error.
+        if (!inFlight) fetchNew().catch(() => undefined);
+        return held.accessToken;
+      }
+      return inFlight ?? fetchNew();
     },
     async renew(rejected) {
       if (inFlight) return inFlight;

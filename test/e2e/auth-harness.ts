@@ -13,10 +13,11 @@ export type Sandbox = Awaited<ReturnType<SandboxModule['startSandbox']>>;
 
 export interface LoggedSandbox {
   sandbox: Sandbox;
-  log: Array<{ path: string; status: number }>;
+  /** Every request, with when its answer left (ms since the epoch). */
+  log: Array<{ path: string; status: number; at: number }>;
   /** POSTs to the contracts endpoint. */
-  posts(): Array<{ path: string; status: number }>;
-  tokenRequests(): Array<{ path: string; status: number }>;
+  posts(): LoggedSandbox['log'];
+  tokenRequests(): LoggedSandbox['log'];
   close(): Promise<void>;
 }
 
@@ -30,7 +31,7 @@ export async function startLoggedSandbox(options: Omit<SandboxOptions, 'port' | 
     delayMs: 60_000,
     ...options,
     onLog: (entry) => {
-      if (entry.event === 'request') log.push({ path: entry.path, status: entry.status });
+      if (entry.event === 'request') log.push({ path: entry.path, status: entry.status, at: Date.now() });
     },
   });
   return {

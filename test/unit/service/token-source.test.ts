@@ -68,14 +68,47 @@ describe('clientCredentialsSource', () => {
     expect(t.saved).toHaveLength(1);
   });
 
-  it('reuses the token until its refresh time, then fetches one more', async () => {
-    const t = setup();
+  it('reuses the token until its refresh time; then sends it while one more is fetched, once', async () => {
+    const t = setup({ delayMs: 20 });
     await t.source.token();
     t.advance(790_000);
     expect(await t.source.token()).toBe('at-1-abcdefgh');
     t.advance(20_000);
+    // Due for renewal, still valid: no caller waits, one fetch starts.
+    const meanwhile = await Promise.all(Array.from({ length: 8 }, () => t.source.token()));
+    expect(new Set(meanwhile)).toEqual(new Set(['at-1-abcdefgh']));
+    expect(t.fetched()).toBe(2);
+    await new Promise((r) => setTimeout(r, 40));
     expect(await t.source.token()).toBe('at-2-abcdefgh');
     expect(t.fetched()).toBe(2);
+  });
+
+  it('an expired token is never sent: callers wait for the new one', async () => {
+    const t = setup();
+    await t.source.token();
+    t.advance(1_000_001);
+    expect(await t.source.token()).toBe('at-2-abcdefgh');
+  });
+
+  it('a renewal that fails in the background is retried by the next caller once the token has ended', async () => {
+    let calls = 0;
+    let clock = 0;
+    const source = clientCredentialsSource({
+      credentials: creds,
+      now: () => clock,
+      fetchToken: async () => {
+        calls += 1;
+        if (calls === 2) throw new Error('endpoint down');
+        if (calls === 3) throw new Error('still down');
+        return tokenAt(clock, calls);
+      },
+    });
+    expect(await source.token()).toBe('at-1-abcdefgh');
+    clock = 900_000;
+    expect(await source.token()).toBe('at-1-abcdefgh');
+    await new Promise((r) => setTimeout(r, 5));
+    clock = 1_000_000;
+    await expect(source.token()).rejects.toThrow('still down');
   });
 
   it('starts from a usable cached token without a request', async () => {
