@@ -167,6 +167,18 @@ const f = fieldSchemas;
 /** A RENACH number (two letters, nine digits), sent by mistake for a CNH's own number. */
 const RENACH = /^[A-Z]{2}\d{9}$/i;
 
+/**
+ * What is wrong with a CNH's number, or undefined (any other document type passes). Used
+ * by the schema and by the wizard at the field, before the rest of the document is given.
+ */
+export function cnhProblem(tipoDocumento: string | undefined, numero: string): string | undefined {
+  if (tipoDocumento !== 'CNH') return undefined;
+  if (RENACH.test(numero)) return 'looks like a RENACH number; a CNH is sent by its 11-digit registration number';
+  if (!ELEVEN_DIGITS.test(numero)) return 'a CNH number has 11 digits, e.g. "00000000119"';
+  if (!isValidCnh(numero)) return 'is not a valid CNH number (check digits do not match)';
+  return undefined;
+}
+
 export const documentoSchema = object(
   {
     numero: f['pessoa.documento.numero'],
@@ -178,13 +190,9 @@ export const documentoSchema = object(
   'identity document (numero, orgaoExpedidor, uf, dataDeEmissao, tipoDocumento)',
 ).check(
   rule<{ tipoDocumento: string; numero: string }>((doc) => {
-    if (doc.tipoDocumento !== 'CNH' || typeof doc.numero !== 'string') return undefined;
-    if (RENACH.test(doc.numero)) {
-      return { path: ['numero'], message: 'looks like a RENACH number; a CNH is sent by its 11-digit registration number' };
-    }
-    if (!ELEVEN_DIGITS.test(doc.numero)) return { path: ['numero'], message: 'a CNH number has 11 digits, e.g. "00000000119"' };
-    if (!isValidCnh(doc.numero)) return { path: ['numero'], message: 'is not a valid CNH number (check digits do not match)' };
-    return undefined;
+    if (typeof doc.numero !== 'string') return undefined;
+    const problem = cnhProblem(doc.tipoDocumento, doc.numero);
+    return problem ? { path: ['numero'], message: problem } : undefined;
   }),
 );
 

@@ -136,4 +136,23 @@ describe.skipIf(skipTerminal)('the wizard after a refused send (built binary, tm
     await run.waitExit(10_000);
     expect(run.exitCode(), run.term.pane(true)).toBe('2');
   }, 30_000);
+
+  it('the bank field searches by name: "itau" finds 341, named once', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const doc = readFixture('valid/bank-only.json');
+    delete doc.contaBancaria.compe;
+    const path = join(home, 'no-bank.json');
+    writeFileSync(path, JSON.stringify(doc));
+    const run = terminal(home, { ECONSIG_TOKEN: 'sbx_unused_token', ECONSIG_BASE_URL: 'http://127.0.0.1:9' }, `submit -i --file '${path}'`);
+    await run.term.waitFor('? Bank code');
+    run.term.type('itau');
+    await run.term.waitFor(/❯ 341 {2}ITA[UÚ] UNIBANCO/i);
+    run.term.keys('Enter');
+    const summary = await run.term.waitFor('? What now?');
+    expect(summary).toMatch(/341 \(ITA[UÚ] UNIBANCO/i);
+    expect(run.term.pane(true).match(/ITA[UÚ] UNIBANCO/gi)?.length).toBe(2); // the answered line and the summary
+    run.term.keys('C-c');
+    await run.waitExit(5_000);
+  }, 30_000);
 });

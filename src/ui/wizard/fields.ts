@@ -49,10 +49,11 @@ export function payoutFields(mode: PayoutMode): readonly FieldPath[] {
 /** Fields the schema lets the document leave out, and the wizard lets the clerk skip. */
 export const OPTIONAL_FIELDS: ReadonlySet<FieldPath> = new Set<FieldPath>(['pessoa.endereco.complemento']);
 
-export type FieldKind = 'text' | 'select' | 'uf';
+export type FieldKind = 'text' | 'select' | 'uf' | 'bank';
 
 export function fieldKind(path: FieldPath): FieldKind {
   if (path === 'pessoa.documento.uf' || path === 'pessoa.endereco.uf') return 'uf';
+  if (path === 'contaBancaria.compe') return 'bank';
   if (path === 'pessoa.documento.tipoDocumento' || path === 'pessoa.estadoCivil' || path === 'contaBancaria.tipo') return 'select';
   return 'text';
 }

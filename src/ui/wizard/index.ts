@@ -4,10 +4,10 @@
  * uses, shows a masked summary, and hands the normalised submission back to the submit flow.
  * It sends nothing itself.
  */
-import { bankName } from '../../domain/banks.js';
+import { searchBanks } from '../../domain/banks.js';
 import { UF_NAMES, UFS, type Uf } from '../../domain/brazil.js';
 import type { Issue } from '../../domain/normalize.js';
-import { ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
+import { cnhProblem, ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { langOf } from '../i18n.js';
@@ -126,6 +126,8 @@ class Wizard {
   private readonly serviceRejected: Map<FieldPath, string>;
   private readonly prefilled: boolean;
   private prefillPayout: PayoutMode | undefined;
+  /** The answer last warned about, per field: the same again keeps it. */
+  private readonly warned = new Map<FieldPath, string>();
   /** The summary shows masked digits in full (the menu's reveal choice). */
   private reveal = false;
 
@@ -286,9 +288,36 @@ class Wizard {
   /** The message under the field, or true. */
   private validateAnswer(path: FieldPath, raw: string): true | string {
     const check = checkField(path, raw);
-    if (check.ok) return true;
-    const message = check.required ? t(this.lang, 'required') : ruleMessage(this.lang, check.message);
-    return `${lastSegment(path)} ${message}`;
+    if (!check.ok) {
+      const message = check.required ? t(this.lang, 'required') : ruleMessage(this.lang, check.message);
+      return `${lastSegment(path)} ${message}`;
+    }
+    // What this answer and the fields already given decide (issue 14): CNH check digits
+    // for the document type, a CEP in the range of the state, a bank code in the list.
+    // An error refuses the answer; a warning is said once, and the same answer again keeps it.
+    const draft: Draft = new Map(this.draft);
+    if (check.value === undefined) draft.delete(path);
+    else draft.set(path, check.value);
+    const result = validateSubmission(toSubmission(draft), { now: this.options.now });
+    // The document's own rule runs only once the whole document is given: asked here.
+    const cnh = path === 'pessoa.documento.numero' && check.value !== undefined ? cnhProblem(draft.get('pessoa.documento.tipoDocumento'), check.value) : undefined;
+    if (cnh) return `${lastSegment(path)} ${ruleMessage(this.lang, cnh)}`;
+    const error = result.errors.find((e) => e.path === path);
+    if (error) return `${lastSegment(path)} ${ruleMessage(this.lang, error.message)}`;
+    const warning = result.warnings.find((w) => w.path === path);
+    if (warning && this.warned.get(path) !== raw) {
+      this.warned.set(path, raw);
+      return `${ruleMessage(this.lang, warning.message)} ${t(this.lang, 'enterToKeep')}`;
+    }
+    return true;
+  }
+
+  /** The bank field's list: by code or by name ("itau"); a 3-digit code not listed can still be chosen. */
+  private searchBank(term: string): PromptChoice<string>[] {
+    const choices = searchBanks(term).map((bank) => ({ value: bank.code, name: `${bank.code}  ${bank.name}` }));
+    const code = term.trim();
+    if (/^\d{3}$/.test(code) && !choices.some((c) => c.value === code)) choices.push({ value: code, name: `${code}  ${t(this.lang, 'bankNotListed')}` });
+    return choices;
   }
 
   private async askField(path: FieldPath): Promise<void> {
@@ -315,6 +344,21 @@ class Wizard {
           default: current as Uf | undefined,
           help: listHelp(this.lang),
         });
+      } else if (kind === 'bank') {
+        answer = await this.prompts.search<string>({
+          name: path,
+          message,
+          source: (term) => this.searchBank(term),
+          ...(current !== undefined ? { default: current } : {}),
+          help: listHelp(this.lang),
+        });
+        // A search has no message under the field: said here, and asked again (the same
+        // choice again keeps a code the list does not know).
+        const verdict = this.validateAnswer(path, answer);
+        if (verdict !== true) {
+          this.say(this.theme.warning(`  ${verdict}`));
+          continue;
+        }
       } else if (kind === 'select') {
         const values = SELECT_VALUES[path] ?? [];
         answer = await this.prompts.select<string>({
@@ -330,7 +374,6 @@ class Wizard {
           message,
           default: current,
           validate: (raw) => this.validateAnswer(path, raw),
-          ...(path === 'contaBancaria.compe' ? { hint: (raw: string) => bankName(raw.trim()) } : {}),
         });
       }
       const check = checkField(path, answer);

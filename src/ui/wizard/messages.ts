@@ -170,6 +170,8 @@ export const TEXT = {
   menuReveal: ['Show the hidden digits (to check against the paper form)', 'Mostrar os dígitos ocultos (para conferir com o papel)'],
   menuHide: ['Hide the digits again', 'Ocultar os dígitos de novo'],
   quitConfirm: ['Quit without sending? What was entered is not kept.', 'Sair sem enviar? O que foi digitado não será guardado.'],
+  enterToKeep: ['(Enter again to keep it)', '(Enter de novo para manter)'],
+  bankNotListed: ['(not in the list of banks: check it)', '(fora da lista de bancos: confira)'],
   editBack: ['← Back to the summary', '← Voltar ao resumo'],
   editWhich: ['Which section?', 'Qual seção?'],
   savePath: ['File to save to:', 'Arquivo para salvar:'],

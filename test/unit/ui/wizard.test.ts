@@ -164,35 +164,38 @@ describe('runWizard: each answer checked where it is typed', () => {
     expect(text).toMatch(/Agência\s+agencia\s+0012/);
   });
 
-  it('CNH check digits (a rule over the document) send the clerk back to the document section at once', async () => {
+  it('an issue date in the future is refused at the field itself', async () => {
     const script = personAnswers();
-    script['pessoa.documento.tipoDocumento'] = ['CNH', ENTER];
-    script['pessoa.documento.numero'] = ['12345678901', '00000000119'];
-    script['pessoa.documento.orgaoExpedidor'] = ['DETRAN', ENTER];
-    script['pessoa.documento.uf'] = ['SP', ENTER];
-    script['pessoa.documento.dataDeEmissao'] = ['21/03/2015', ENTER];
-    const { result, fake, text } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
-    expect(text).toContain('pessoa.documento.numero: is not a valid CNH number (check digits do not match)');
-    // Asked again before the address, with the answers given as defaults.
-    const again = fake.asked.lastIndexOf('pessoa.documento.tipoDocumento');
-    expect(again).toBeLessThan(fake.asked.indexOf('pessoa.endereco.rua'));
-    expect(fake.defaults.get('pessoa.documento.orgaoExpedidor')).toBe('DETRAN');
-    expect(fake.defaults.get('pessoa.documento.dataDeEmissao')).toBe('2015-03-21');
-    expect(result.action === 'submit' && (result.submission.pessoa as { documento: unknown }).documento).toMatchObject({
-      tipoDocumento: 'CNH',
-      numero: '00000000119',
-    });
+    script['pessoa.documento.dataDeEmissao'] = ['01/01/2027', '21/03/2015'];
+    const { fake } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
+    expect(fake.shown).toContainEqual({ name: 'pessoa.documento.dataDeEmissao', message: expect.stringContaining('is in the future (2027-01-01; today is 2026-05-10)') });
+    expect(fake.asked.filter((name) => name === 'pessoa.documento.numero')).toHaveLength(1);
   });
 
-  it('an issue date in the future is caught with the document, not at the end', async () => {
+  it('a CNH that fails its check digits is refused at the field, not at the end of the section', async () => {
     const script = personAnswers();
-    script['pessoa.documento.tipoDocumento'] = ['RG', ENTER];
-    script['pessoa.documento.numero'] = ['123456789', ENTER];
-    script['pessoa.documento.orgaoExpedidor'] = ['SSP', ENTER];
-    script['pessoa.documento.uf'] = ['SP', ENTER];
-    script['pessoa.documento.dataDeEmissao'] = ['01/01/2027', '21/03/2015'];
-    const { text } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
-    expect(text).toContain('pessoa.documento.dataDeEmissao: is in the future (2027-01-01; today is 2026-05-10)');
+    script['pessoa.documento.tipoDocumento'] = ['CNH'];
+    script['pessoa.documento.numero'] = ['0000000011', '00000000119'];
+    const { fake } = await drive({ ...script, payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] });
+    expect(fake.shown).toContainEqual({ name: 'pessoa.documento.numero', message: expect.stringContaining('CNH') });
+    expect(fake.asked.filter((name) => name === 'pessoa.documento.numero')).toHaveLength(1);
+  });
+
+  it('a bank code not in the list is said at the field; the same code again keeps it; "itau" finds 341', async () => {
+    const script = personAnswers();
+    const { result, text } = await drive({
+      ...script,
+      payout: ['bank'],
+      'contaBancaria.compe': ['999', '999'],
+      'contaBancaria.agencia': ['1'],
+      'contaBancaria.conta': ['1-2'],
+      'contaBancaria.tipo': ['CORRENTE'],
+      menu: ['submit'],
+    });
+    expect(text).toContain('bank code 999 is not in the list of STR participants; check it (Enter again to keep it)');
+    expect(result.action === 'submit' && result.submission.contaBancaria).toMatchObject({ compe: '999' });
+    const byName = await drive({ ...personAnswers(), payout: ['bank'], 'contaBancaria.compe': ['itau'], 'contaBancaria.agencia': ['1'], 'contaBancaria.conta': ['1-2'], 'contaBancaria.tipo': ['CORRENTE'], menu: ['submit'] });
+    expect(byName.result.action === 'submit' && byName.result.submission.contaBancaria).toMatchObject({ compe: '341' });
   });
 });
 
@@ -208,7 +211,8 @@ describe('runWizard: pre-filled from --file', () => {
     const { result, fake, text } = await drive(
       {
         'pessoa.email': ['maria.silva@example.com'],
-        'pessoa.endereco.cep': ['01310-100'],
+        // A São Paulo CEP for Pernambuco: said at the field; the same again keeps it.
+        'pessoa.endereco.cep': ['01310-100', '01310-100'],
         'contaBancaria.agencia': ['1234'],
         menu: ['submit'],
       },
@@ -216,6 +220,7 @@ describe('runWizard: pre-filled from --file', () => {
     );
     expect(fake.asked).toEqual(['pessoa.email', 'pessoa.endereco.cep', 'contaBancaria.agencia', 'menu']);
     expect(text).toContain('From the file, pessoa.endereco.cep was not accepted: must be 8 digits');
+    expect(fake.shown).toContainEqual({ name: 'pessoa.endereco.cep', message: expect.stringContaining('outside the postal range of PE') });
     expect(result.action).toBe('submit');
     expect(result.action === 'submit' && result.submission.contaBancaria).toMatchObject({ agencia: '1234' });
   });
