@@ -364,7 +364,6 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   const before: RawRow[] = [];
   let header: SheetReport | undefined;
   let headerSent = false;
-  let pendingEmpty: number[] = [];
   let dataRows = 0;
   let lastRow = 0;
 
@@ -386,18 +385,13 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   };
 
   const take = (raw: RawRow): SheetReport | undefined => {
-    // Rows Excel did not store between two rows are empty rows too.
-    for (let gap = lastRow + 1; gap < raw.row; gap++) pendingEmpty.push(gap);
-    lastRow = raw.row;
-    if (isEmptyRow(raw.cells)) {
-      pendingEmpty.push(raw.row);
-      return undefined;
-    }
+    if (isEmptyRow(raw.cells)) return undefined;
     dataRows += 1;
     const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, m, options) };
+    // Every row between two data rows is empty (or not stored by Excel, which is the same).
     // Said on the row after them: the blank rows at the end of a sheet are no news.
-    if (pendingEmpty.length > 0) report.notes = [m.emptyRows(rowRanges(pendingEmpty))];
-    pendingEmpty = [];
+    if (raw.row > lastRow + 1) report.notes = [m.emptyRows(raw.row - 1 === lastRow + 1 ? `${lastRow + 1}` : `${lastRow + 1}-${raw.row - 1}`)];
+    lastRow = raw.row;
     return report;
   };
 

@@ -108,6 +108,22 @@ describe('validate a sheet', () => {
     expect(entries[0]).toMatchObject({ row: 2, header: true, notes: ['rows above the header (a title?) skipped: 1; header on row 2'] });
   });
 
+  it('rows Excel did not store are empty rows: one note names the whole gap, however long', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Propostas');
+    const header = readFileSync(join(sheets, 'excel-utf8-bom.csv'), 'utf8').replace(/^\ufeff/, '').split('\r\n')[0]!.split(',');
+    sheet.getRow(1).values = header;
+    const row = ['PROP-1003', 'Curitiba', 'SOLTEIRO', 'ana.lima@example.com', '+5541998765432', 'RG', '987654321', 'SSP', 'PR', '2018-07-02',
+      'Rua XV de Novembro', '10', '', 'Centro', 'Curitiba', 'PR', '80020310', '', '', '', '', 'ana.lima@example.com', ''];
+    sheet.getRow(2).values = row;
+    sheet.getRow(400_000).values = row;
+    const path = join(scratch.dir, 'gap.xlsx');
+    await workbook.xlsx.writeFile(path);
+    const run = await runCli(['validate', path, '--json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(validateJson(run.stdout).files.filter((f) => !f.header).map((f) => [f.row, f.notes])).toEqual([[2, undefined], [400_000, ['empty rows skipped: 3-399999']]]);
+  });
+
   it('--sheet picks a worksheet by name; an unknown name exits 2 and lists the sheets', async () => {
     const first = await runCli(['validate', join(sheets, 'two-sheets.xlsx')]);
     expect(first.code).toBe(1);
@@ -126,7 +142,8 @@ describe('validate a sheet', () => {
     const env = { TMPDIR: tmp };
     expect((await runCli(['validate', join(sheets, 'numeric-cells.xlsx')], { env })).code).toBe(1);
     expect((await runCli(['validate', join(sheets, 'two-sheets.xlsx')], { env })).code).toBe(1);
-    expect((await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'Propostas'], { env })).code).toBe(0);
+    const named = await runCli(['validate', join(sheets, 'two-sheets.xlsx'), '--sheet', 'Propostas'], { env });
+    expect(named.code, named.stdout + named.stderr).toBe(0);
     expect((await runCli(['validate', join(sheets, 'libreoffice-from-csv.xlsx')], { env })).code).toBe(1);
     // Node's compile cache (bin/econsig.js turns it on) lives in the temporary folder too.
     expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
