@@ -1,4 +1,4 @@
-// Listener throughput with the durable store (SQLite, WAL, synchronous=FULL, group commit):
+// Listener throughput with the durable store (SQLite, WAL, fsync before the 2xx, group commit):
 // autocannon posts unique ~1 KiB bodies for 5 s at 8 and at 50 connections, then checks that
 // the store has one delivery row per 2xx (performance-baselines.md §4; goal >= 5,000/s at c=8).
 // Uses the built dist/ (`npx tsc -p .` first). Run alone: `node bench/listener.mjs`.
@@ -106,7 +106,7 @@ export async function benchListener({ seconds = 5, connections = [8, 50] } = {})
 }
 
 export function printListener(rows) {
-  console.log('\n## listener: deliveries into the store (SQLite, synchronous=FULL, group commit), autocannon, unique ~1 KiB bodies');
+  console.log('\n## listener: deliveries into the store (SQLite, durable before the 2xx, group commit), autocannon, unique ~1 KiB bodies');
   const head = ['conns', 'deliveries/s', 'p99 ms', '2xx', 'non-2xx', 'errors', 'stored rows', 'consistent (none lost)', 'RSS MiB'];
   const data = rows.map((r) => [r.connections, r.perSecond, r.p99ms, r.ok2xx, r.non2xx, r.errors, r.storedRows, r.consistent ? 'yes' : 'NO', r.rssMiB]);
   const widths = head.map((h, i) => Math.max(h.length, ...data.map((d) => String(d[i]).length)));

@@ -147,10 +147,12 @@ export async function benchStore() {
 export function printStore(r) {
   const n = r.rows.toLocaleString('en');
   console.log(`\n## store: ${n} contracts in the store vs an empty store (whole process, median of ${RUNS} pairs; seeded with SQL in ${(r.seedMs / 1000).toFixed(1)} s, ${r.dbMiB.toFixed(0)} MiB)`);
-  const row = (name, p) => [name, median(p.empty).toFixed(0), range(p.empty), median(p.big).toFixed(0), range(p.big), median(p.ratios).toFixed(2), median(p.ratios) <= 1.2 ? 'met' : 'NOT met'];
+  // The best runs as well: on a shared machine the minimum is the least disturbed figure.
+  const best = (p) => Math.min(...p.big) / Math.min(...p.empty);
+  const row = (name, p) => [name, median(p.empty).toFixed(0), range(p.empty), median(p.big).toFixed(0), range(p.big), median(p.ratios).toFixed(2), best(p).toFixed(2), median(p.ratios) <= 1.2 ? 'met' : 'NOT met'];
   console.log(
     table([
-      ['command', 'empty ms', '(min–max)', `${n} ms`, '(min–max)', 'ratio', 'goal <= 1.2x'],
+      ['command', 'empty ms', '(min–max)', `${n} ms`, '(min–max)', 'ratio (median of pairs)', 'ratio of best runs', 'goal <= 1.2x'],
       row('submit (1 file)', r.pairs.submit),
       row('history --limit 20', r.pairs.history),
     ]),

@@ -198,7 +198,7 @@ export async function benchSubmit({ runs = 3 } = {}) {
 }
 
 export function printSubmit(rows) {
-  console.log(`\n## submit: ${COUNT} submissions, whole process (start-up, validation, the store with fsync per commit), median of runs`);
+  console.log(`\n## submit: ${COUNT} submissions, whole process (start-up, validation, every claim on disk before its POST), median of runs`);
   console.log(
     table([
       ['concurrency', 'autocannon req/s', 'econsig whole process /s', 'ratio', 'send phase /s', 'ratio', 'peak RSS MiB', 'stored rows', 'bare Pool whole /s', 'ratio', 'bare Pool sending /s', 'ratio'],

@@ -14,7 +14,7 @@ import { type AnswerRecord, type DeliveryRecord, type LegacyEntry, StorageError,
 export const JOURNAL_FILE = 'journal.jsonl';
 // Lines per transaction: large enough that commits (an fsync each) cost little, small
 // enough that memory stays bounded and a cut-short import loses little work.
-const BATCH_LINES = 2_000;
+const BATCH_LINES = 1_000;
 
 export interface ImportReport {
   journal: string;
