@@ -118,8 +118,9 @@ const MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION econsig_announce_result();`,
   // A NOTIFY inside a transaction serialises commits (PostgreSQL holds its notify queue lock
   // through the commit's WAL flush): with the trigger, the receiver managed ~300 deliveries/s
-  // on a disk where plain inserts commit 4,000/s. Results are announced by the writer right
-  // after its commit instead (PostgresStore.announce).
+  // on a disk where plain inserts commit 4,000/s. The writer announces results instead: a
+  // receiver's delivery batch with one NOTIFY of all its results in its own statement (its
+  // batches commit one at a time anyway), a single result right after its commit (announce).
   `DROP TRIGGER econsig_results_announce ON econsig_results;
    DROP FUNCTION econsig_announce_result();`,
 ];
@@ -430,9 +431,9 @@ export class PostgresStore implements Store {
     this.pendingWrites.add(done);
     done
       .then(
-        ({ answers, seqs }) => {
+        ({ answers }) => {
+          // Announced by the batch's own NOTIFY, inside its commit (see insertDeliveries).
           batch.forEach((p, i) => p.resolve(answers[i] ?? 'duplicate'));
-          this.announce(seqs);
         },
         (error: unknown) => batch.forEach((p) => p.reject(error)),
       )
@@ -675,7 +676,8 @@ async function insertResult(db: Queryable, result: ResultRecord): Promise<number
 const text = (v: string | null): string | null => (v === null ? null : v.includes('\u0000') ? v.replace(/\u0000/g, '\uFFFD') : v);
 
 /**
- * One statement, so one atomic commit: the deliveries, and the final result each brings.
+ * One statement, so one atomic commit: the deliveries, the final result each brings, and one
+ * NOTIFY naming those results' seqs (delivered to followers when, and only if, it commits).
  * ON CONFLICT DO NOTHING covers both unique columns (webhook_id, body_hash), so the same
  * delivery received by two receivers at once is stored once, by a constraint; within one
  * batch too (a row that conflicts with an earlier row of the batch is skipped). Answers,
@@ -698,9 +700,12 @@ async function insertDeliveries(db: Queryable, batch: readonly DeliveryRecord[])
         WHERE id_contrato IS NOT NULL AND outcome <> 'unknown' ORDER BY id
        ON CONFLICT (id_contrato) DO NOTHING
        RETURNING seq
+     ), n AS (
+       SELECT pg_notify('${CHANNEL}', string_agg(seq::text, ',')) FROM r HAVING count(*) > 0
      )
      SELECT webhook_id, body_hash, NULL::bigint AS seq FROM d
-     UNION ALL SELECT NULL, NULL, seq FROM r`,
+     UNION ALL SELECT NULL, NULL, seq FROM r
+     UNION ALL SELECT NULL, NULL, -1 FROM n`,
     [
       column((d) => d.receivedAt),
       column((d) => text(d.webhookId)),
@@ -719,7 +724,7 @@ async function insertDeliveries(db: Queryable, batch: readonly DeliveryRecord[])
   const seqs: number[] = [];
   for (const row of rows as Row[]) {
     if (row.seq !== null && row.seq !== undefined) {
-      seqs.push(Number(row.seq));
+      if (Number(row.seq) >= 0) seqs.push(Number(row.seq));
       continue;
     }
     const key = `${String(row.webhook_id)}\n${String(row.body_hash)}`;
