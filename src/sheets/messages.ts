@@ -30,7 +30,6 @@ export const sheetMessages = {
     titleRows: (rows: string, header: number) => `linhas acima do cabeçalho (título?) ignoradas: ${rows}; cabeçalho na linha ${header}`,
     numberAsText: (shown: string, text: string, digits: number) =>
       `a célula tem o número ${shown}; lida como o texto ${quote(text)} (${digits} dígitos: o Excel apaga os zeros à esquerda; formate a coluna como Texto)`,
-    numberToText: (shown: string, text: string) => `a célula tem o número ${shown}; lida como o texto ${quote(text)}`,
     phoneNumberCell: (shown: string, text: string) =>
       `a célula tem o número ${shown}; lido como ${quote(text)} (uma célula de número perde o "+" do telefone; formate a coluna como Texto)`,
     dateCell: (text: string) => `célula de data lida como ${quote(text)}`,
@@ -43,8 +42,6 @@ export const sheetMessages = {
     noSheet: (name: string, names: string) => `não há aba ${quote(name)}; abas: ${names}`,
     oldFormat: (ext: string) => `arquivos ${ext} não são lidos: salve como .xlsx ou CSV`,
     stdinTty: 'a entrada padrão é um terminal; envie um arquivo por ela, ex.: cat planilha.csv | econsig validate - --format csv',
-    row: 'linha',
-    column: 'coluna',
   },
   en: {
     unknownColumn: (header: string, near: string | undefined) =>
@@ -60,7 +57,6 @@ export const sheetMessages = {
     titleRows: (rows: string, header: number) => `rows above the header (a title?) skipped: ${rows}; header on row ${header}`,
     numberAsText: (shown: string, text: string, digits: number) =>
       `the cell holds the number ${shown}; read as the text ${quote(text)} (${digits} digits: Excel drops leading zeros; format the column as Text)`,
-    numberToText: (shown: string, text: string) => `the cell holds the number ${shown}; read as the text ${quote(text)}`,
     phoneNumberCell: (shown: string, text: string) =>
       `the cell holds the number ${shown}; read as ${quote(text)} (a number cell loses a phone's "+"; format the column as Text)`,
     dateCell: (text: string) => `date cell read as ${quote(text)}`,
@@ -73,8 +69,6 @@ export const sheetMessages = {
     noSheet: (name: string, names: string) => `there is no sheet ${quote(name)}; sheets: ${names}`,
     oldFormat: (ext: string) => `${ext} files are not read: save it as .xlsx or CSV`,
     stdinTty: 'standard input is a terminal; pipe a file into it, e.g. cat sheet.csv | econsig validate - --format csv',
-    row: 'row',
-    column: 'column',
   },
 } as const;
 
