@@ -39,8 +39,8 @@ import {
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
-// fdatasyncs of the WAL in flight at once; libuv's pool has 4 threads, leave room for other fs work.
-const MAX_SYNCS = 2;
+// fdatasyncs of the WAL in flight at once; libuv's pool has 4 threads, leave one for other fs work.
+const MAX_SYNCS = 3;
 /** How long a write nobody waits on may wait for others to share its commit. */
 const LAZY_MS = 20;
 
