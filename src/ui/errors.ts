@@ -1,6 +1,7 @@
 import { EconsigError, ExitCode } from '../errors.js';
 import { tr } from './i18n.js';
 import type { Io } from './io.js';
+import { wrapText } from './wrap.js';
 import { createTheme } from './theme.js';
 
 function describeCause(cause: unknown): string | undefined {
@@ -32,7 +33,8 @@ export function renderError(error: unknown, io: Io): number {
   if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
   if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
   if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));
-  io.stderr.write(`${lines.join('\n')}\n`);
+  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
+  io.stderr.write(`${wrapText(lines.join('\n'), stderr.isTTY ? stderr.columns : undefined)}\n`);
 
   if (io.json) {
     const doc = { ok: false, error: { message, cause: cause ?? null, hint: hint ?? null, exitCode } };

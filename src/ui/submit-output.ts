@@ -8,12 +8,19 @@ import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
 import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
+import { wrapText } from './wrap.js';
 
 
 function icon(t: Theme, result: SubmitResult): string {
   if (isSuccess(result.outcome)) return t.success('✓');
   if (result.outcome === 'unknown' || result.outcome === 'timeout') return t.warning('?');
   return t.error('✗');
+}
+
+/** People's text on stderr, wrapped between words to the terminal's width (ui/wrap.ts). */
+function say(io: Pick<Io, 'stderr'>, text: string): void {
+  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
+  io.stderr.write(wrapText(text, stderr.isTTY ? stderr.columns : undefined));
 }
 
 /** Service errors listed under a result; --json has them all. */
@@ -49,12 +56,12 @@ export function renderTarget(io: Io, target: { profile: string; baseUrl: string;
   ].filter(Boolean);
   const rest = notSent.length ? tr(lang, 'notSent', { list: notSent.join(', ') }) : '';
   const line = tr(lang, 'target', { n: target.count, submissions: submissions(lang, target.count), url: t.strong(target.baseUrl), profile: t.strong(target.profile) });
-  io.stderr.write(`${t.muted('→')} ${line}${rest}\n`);
-  if (target.wait) io.stderr.write(`${t.muted('→')} ${tr(lang, 'resultsVia', { how: target.wait })}\n`);
+  say(io, `${t.muted('→')} ${line}${rest}\n`);
+  if (target.wait) say(io, `${t.muted('→')} ${tr(lang, 'resultsVia', { how: target.wait })}\n`);
 }
 
 export function renderSaved(io: Io, path: string): void {
-  io.stderr.write(`${createTheme(io).muted('saved the submission to')} ${path}\n`);
+  say(io, `${createTheme(io).muted('saved the submission to')} ${path}\n`);
 }
 
 /** One line per retry the client makes (429, or a connection that never opened). */
@@ -67,11 +74,11 @@ export function renderRetry(io: Io, info: RetryInfo): void {
 export function renderResultsWritten(io: Io, paths: readonly string[]): void {
   const t = createTheme(io);
   const written = langOfIo(io) === 'pt-BR' ? 'resultados escritos em' : 'results written to';
-  for (const path of paths) io.stderr.write(`${t.muted('→')} ${written} ${t.strong(path)}\n`);
+  for (const path of paths) say(io, `${t.muted('→')} ${written} ${t.strong(path)}\n`);
 }
 
 export function renderNotice(io: Io, text: string): void {
-  io.stderr.write(`${createTheme(io).warning(tr(langOfIo(io), 'warningLabel'))} ${text}\n`);
+  say(io, `${createTheme(io).warning(tr(langOfIo(io), 'warningLabel'))} ${text}\n`);
 }
 
 /** Validation problems of files that will not be sent. */
@@ -89,7 +96,7 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
     for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w))}: ${w.message}`);
     for (const note of report.notes ?? []) lines.push(`    ${t.muted(lang === 'pt-BR' ? 'nota   ' : 'note   ')} ${note}`);
   }
-  if (lines.length) io.stderr.write(`${lines.join('\n')}\n`);
+  if (lines.length) say(io, `${lines.join('\n')}\n`);
 }
 
 /**
@@ -104,7 +111,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   let waiting = 0;
   if (io.json && !io.canAnimate) return { stop: () => undefined };
   const print = (lines: string[]): void => {
-    io.stderr.write(`${lines.join('\n')}\n`);
+    say(io, `${lines.join('\n')}\n`);
   };
   const interruptedLine = (): string => t.warning(tr(lang, 'interrupted'));
   if (!io.canAnimate) {
@@ -135,7 +142,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   const above = (lines: string[]): void => {
     if (!io.json) {
       spinner.clear();
-      io.stderr.write(`${lines.join('\n')}\n`);
+      say(io, `${lines.join('\n')}\n`);
     }
     spinner.text = status();
     spinner.render();
@@ -166,7 +173,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const notStored = extra.notStored;
   if (notStored) {
     const t = createTheme(io);
-    io.stderr.write(`${t.warning('warning:')} ${notStored.message}\n${notStored.hint ? `  ${t.info('hint:')} ${notStored.hint}\n` : ''}`);
+    say(io, `${t.warning('warning:')} ${notStored.message}\n${notStored.hint ? `  ${t.info('hint:')} ${notStored.hint}\n` : ''}`);
   }
   if (io.json) {
     const doc = {
@@ -199,7 +206,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome)}`);
   const all = results.every((r) => isSuccess(r.outcome));
   const line = `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${extra.interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
-  io.stderr.write(`${all ? t.success(line) : t.error(line)}\n`);
+  say(io, `${all ? t.success(line) : t.error(line)}\n`);
 }
 
 /** --dry-run: the exact requests, token redacted. */
@@ -221,5 +228,5 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
     const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
     io.stdout.write(`# ${entryLabel(item)}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
   }
-  io.stderr.write(`${t.muted(`dry run: ${requests.length} request${requests.length === 1 ? '' : 's'} shown, nothing sent`)}\n`);
+  say(io, `${t.muted(`dry run: ${requests.length} request${requests.length === 1 ? '' : 's'} shown, nothing sent`)}\n`);
 }

@@ -6,6 +6,7 @@
 import type { Outcome } from '../../domain/outcome.js';
 import type { FieldPath } from '../../domain/submission.js';
 import type { Io } from '../io.js';
+import { wrapText } from '../wrap.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
 import { fieldLabel, listHelp, t, type WizardLang } from './messages.js';
@@ -48,7 +49,8 @@ export async function askAfterRefusal(options: {
   fields: readonly FieldPath[];
 }): Promise<AfterRefusal> {
   const { lang, refusal, fields } = options;
-  options.io.stderr.write(`\n${refusalLines(lang, refusal, options.theme).join('\n')}\n\n`);
+  const stderr = options.io.stderr as { isTTY?: boolean; columns?: number };
+  options.io.stderr.write(`\n${wrapText(refusalLines(lang, refusal, options.theme).join('\n'), stderr.isTTY ? stderr.columns : undefined)}\n\n`);
   const choices: Array<{ value: AfterRefusal; name: string }> = [];
   // "unknown": the contract may exist; sending again is for the guard and a person to decide.
   if (refusal.outcome !== 'unknown') {

@@ -14,6 +14,7 @@ import { langOf } from '../i18n.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 import {
   checkField,
   type Draft,
@@ -151,7 +152,8 @@ class Wizard {
   }
 
   private say(line = ''): void {
-    this.options.io.stderr.write(`${line}\n`);
+    const stderr = this.options.io.stderr as { isTTY?: boolean; columns?: number };
+    this.options.io.stderr.write(`${wrapText(line, stderr.isTTY ? stderr.columns : undefined)}\n`);
   }
 
   async run(): Promise<WizardResult> {

@@ -10,6 +10,7 @@ import type { Io } from '../io.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
 import { t, type WizardLang } from './messages.js';
+import { wrapText } from '../wrap.js';
 
 export interface Keeper {
   io: Pick<Io, 'stderr'>;
@@ -71,5 +72,6 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
 /** A draft without a question, and a line naming it (after a refused send). */
 export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<void> {
   const path = await saveDraft(keeper, submission, dir);
-  if (path) keeper.io.stderr.write(`${keeper.theme.warning(t(keeper.lang, 'draftKept', { path }))}\n`);
+  const stderr = keeper.io.stderr as { isTTY?: boolean; columns?: number };
+  if (path) keeper.io.stderr.write(`${wrapText(keeper.theme.warning(t(keeper.lang, 'draftKept', { path })), stderr.isTTY ? stderr.columns : undefined)}\n`);
 }

@@ -1,0 +1,44 @@
+/**
+ * Lines for a terminal of `width` columns, broken between words (issue 14: at 80x24 words
+ * and contract ids broke mid-word). A continuation keeps the line's indent, plus four. A
+ * word longer than the width stays whole on its own line. Colour codes take no columns.
+ */
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+export function visibleLength(text: string): number {
+  return text.replace(ANSI, '').length;
+}
+
+export function wrapLine(line: string, width: number): string[] {
+  if (width < 20 || visibleLength(line) <= width) return [line];
+  const indent = /^\s*/.exec(line.replace(ANSI, ''))?.[0].length ?? 0;
+  const next = ' '.repeat(Math.min(indent + 4, Math.floor(width / 3)));
+  const words = line.trimStart().split(' ');
+  const out: string[] = [];
+  let current = ' '.repeat(indent);
+  let currentLength = indent;
+  let empty = true;
+  for (const word of words) {
+    const length = visibleLength(word);
+    if (!empty && currentLength + 1 + length > width) {
+      out.push(current);
+      current = next;
+      currentLength = next.length;
+      empty = true;
+    }
+    current += empty ? word : ` ${word}`;
+    currentLength += empty ? length : length + 1;
+    empty = false;
+  }
+  out.push(current);
+  return out;
+}
+
+/** Every line (a text may hold several) wrapped to `width`; unchanged when the width is unknown. */
+export function wrapText(text: string, width: number | undefined): string {
+  if (!width) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
+}
