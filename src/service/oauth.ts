@@ -90,7 +90,8 @@ export function parseTokenAnswer(status: number, text: string, creds: ClientCred
   } catch {
     doc = undefined;
   }
-  const redact = (s: string): string => redactToken(s, creds.clientSecret);
+  // An endpoint that echoes our request back must not show the secret, even base64-encoded.
+  const redact = (s: string): string => redactToken(s, creds.clientSecret).replace(/(Basic\s+)[A-Za-z0-9+/=]{8,}/gi, '$1[redacted]');
   if (status === 200 && doc) {
     const accessToken = field(doc, 'access_token');
     const tokenType = field(doc, 'token_type');
@@ -115,7 +116,7 @@ export function parseTokenAnswer(status: number, text: string, creds: ClientCred
     throw new TokenRefusedError(status, redact(error), typeof description === 'string' ? redact(description) : undefined);
   }
   if (status === 401 || status === 403) throw new TokenRefusedError(status, status === 401 ? 'invalid_client' : 'access_denied', undefined);
-  const shown = snippetOf(text, creds.clientSecret);
+  const shown = redact(snippetOf(text, creds.clientSecret));
   throw new TokenEndpointUnavailableError(
     status >= 500
       ? `the token endpoint failed with HTTP ${status}${shown ? `: ${shown}` : ''}`
@@ -152,7 +153,7 @@ export async function requestAccessToken(
     const code = (error as { code?: unknown }).code;
     const detail = redactToken(error instanceof Error ? error.message : String(error), creds.clientSecret);
     throw new TokenEndpointUnavailableError(
-      `cannot reach the token endpoint ${url.origin}${url.pathname}: ${typeof code === 'string' ? `${code} ` : ''}${detail}`,
+      `cannot reach the token endpoint ${url.origin}${url.pathname}: ${typeof code === 'string' && !detail.includes(code) ? `${code} ` : ''}${detail}`,
       undefined,
       error,
     );

@@ -31,6 +31,7 @@ describe('parseTokenAnswer', () => {
     [401, '{"error":"invalid_client"}', 'invalid_client', undefined],
     [401, '', 'invalid_client', undefined],
     [400, '{"error":"invalid_request","error_description":"bad s3cr3t+/&=long"}', 'invalid_request', 'bad [redacted]'],
+    [400, '{"error":"invalid_request","error_description":"got Basic bXkraWQlM0ExOnMzY3IzdA=="}', 'invalid_request', 'got Basic [redacted]'],
   ])('HTTP %s %s → refused %s', (status, body, error, description) => {
     try {
       parseTokenAnswer(status, body, creds, 0);
