@@ -1,13 +1,28 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOfRow } from '../../../src/flows/sheet-inputs.js';
 import { expandInputs } from '../../../src/flows/inputs.js';
 
 const sheets = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'sheets');
 const options = { now: new Date('2026-01-10T12:00:00Z'), strict: false, lang: 'en' as const, stdin: { isTTY: false } };
 const source = (name: string) => expandInputs([join(sheets, name)], process.cwd())[0]!;
+
+// exceljs removes its temporary copies of worksheets asynchronously; a test worker may end
+// before it has. Each test here uses its own temporary folder, removed afterwards.
+let savedTmpdir: string | undefined;
+let folder = '';
+beforeAll(() => {
+  savedTmpdir = process.env.TMPDIR;
+  folder = mkdtempSync(join(tmpdir(), 'econsig-sheets-unit-'));
+  process.env.TMPDIR = folder;
+});
+afterAll(() => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  rmSync(folder, { recursive: true, force: true });
+});
 
 describe('documentOfRow (the wizard starts from a row)', () => {
   it('row 5 of the xlsx: its cells as a submission document, number cells already text', async () => {
@@ -27,7 +42,7 @@ describe('documentOfRow (the wizard starts from a row)', () => {
 
 describe('reading an xlsx leaves no temporary file', () => {
   it('also when the reading stops at a row before the end (exceljs removes its file only at the end)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'econsig-sheets-tmp-'));
+    const dir = mkdtempSync(join(folder, 'check-'));
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = dir;
     try {
