@@ -213,6 +213,9 @@ describe.skipIf(!havePostgres())('team store (PostgreSQL) through the built bina
     expect(r.out).toContain('results from the team store');
     expect(r.out).toMatch(/approved/);
     expect(r.out).toContain('submit --wait exited 0');
+    // The script stops its receiver and sandbox: no econsig of it is left running.
+    const left = await new Promise<string>((resolve) => execFile('ps', ['-eo', 'args'], (_e, out) => resolve(out)));
+    expect(left.split('\n').filter((l) => l.includes('sbx_team_demo_') && l.includes(join(repoRoot, 'bin', 'econsig.js')))).toEqual([]);
   }, 90_000);
 
   it('a wrong password or a database that is not there: exit 74, the password never printed', async () => {
