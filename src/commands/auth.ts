@@ -67,6 +67,14 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
       'Pipe only the token itself, on one line.',
     );
   }
+  // The same test as the HTTP client's (service/client.ts): what submit would refuse is
+  // refused here, not stored (issue 14).
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(
+      'The token has characters that cannot go in an HTTP header (non-ASCII or control characters); nothing was stored.',
+      'Copy the token again from its source: a bearer token is printable ASCII.',
+    );
+  }
   settings.file.setToken(profile, token);
   writeLoginResult(ctx.io, { profile, path: settings.file.path });
   return ExitCode.ok;

@@ -196,17 +196,27 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
       })),
     };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
+    // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
+    const failed = results.filter((r) => !isSuccess(r.outcome));
+    const lines = failed.map((r) => `✗ ${entryLabel(r)}  ${r.outcome}  ${r.message}`);
+    if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, 'en', extra.interrupted));
+    if (lines.length) say(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return;
   }
   const t = createTheme(io);
   const lang = langOfIo(io);
   if (results.length <= 1 && !extra.interrupted) return;
+  const all = results.every((r) => isSuccess(r.outcome));
+  const line = summaryLine(results, lang, extra.interrupted);
+  say(io, `${all ? t.success(line) : t.error(line)}\n`);
+}
+
+/** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */
+function summaryLine(results: readonly SubmitResult[], lang: Lang, interrupted: boolean): string {
   const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome)}`);
-  const all = results.every((r) => isSuccess(r.outcome));
-  const line = `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${extra.interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
-  say(io, `${all ? t.success(line) : t.error(line)}\n`);
+  return `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
 }
 
 /** --dry-run: the exact requests, token redacted. */

@@ -144,3 +144,27 @@ describe('help', () => {
     if (args.length > 1) expect(run.stdout).toMatch(/Global Options:[^]*--profile <name>/);
   });
 });
+
+describe('CI logs and stored tokens', () => {
+  it('--json: stdout is the document alone, and stderr names each file that failed, with why, and the counts', async () => {
+    sbx = await startCountedSandbox();
+    const folder = join(dir, 'ci');
+    mkdirSync(folder);
+    writeJson(folder, 'a.json', bankOnly('PROP-2001'));
+    writeJson(folder, 'b-unknown.json', bankOnly('PROP-9999'));
+    const run = await runCli(['submit', folder, '--json'], { env: cliEnv(home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(4);
+    expect(parseSubmitJson(run.stdout).results).toHaveLength(2);
+    expect(run.stderr).toMatch(/✗ .*b-unknown\.json {2}not_found {2}404 proposal PROP-9999 not found/);
+    expect(run.stderr).not.toMatch(/✗ .*a\.json/);
+    expect(run.stderr).toContain('2 submissions: 1 accepted, 1 not_found');
+  });
+
+  it.each([['tokén-with-accent'], ['tok\x07bell']])('auth login refuses %j (not ASCII-printable) and stores nothing', async (token) => {
+    const login = await runCli(['auth', 'login', '--with-token'], { env: { ECONSIG_HOME: home }, input: `${token}\n` });
+    expect(login.code, login.stderr).toBe(2);
+    expect(login.stderr).toContain('cannot go in an HTTP header');
+    const status = await runCli(['auth', 'status', '--json'], { env: { ECONSIG_HOME: home } });
+    expect(status.stdout).not.toContain('"present":true');
+  });
+});
