@@ -1,6 +1,6 @@
 // Listener throughput with the durable store (SQLite, WAL, fsync before the 2xx, group commit):
 // autocannon posts unique ~1 KiB bodies for 5 s at 8 and at 50 connections, then checks that
-// the store has one delivery row per 2xx (performance-baselines.md §4; goal >= 5,000/s at c=8).
+// the store has one delivery row per 2xx (docs/performance.md §4; goal >= 5,000/s at c=8).
 // Uses the built dist/ (`npx tsc -p .` first). Run alone: `node bench/listener.mjs`.
 // The listener runs in a child process so autocannon does not share its event loop.
 import { spawn } from 'node:child_process';

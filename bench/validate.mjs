@@ -43,7 +43,7 @@ if (n === 0) process.exit(1);
 // In one process, the same files, the same (synchronous) I/O: econsig's own per-file path
 // (read, parse, normalise, check, report) against read + JSON.parse, alternating, five
 // rounds. Round 1 is cold (nothing optimised yet); rounds 2-5 are the steady state. This is
-// the "in-process" ratio of performance-baselines.md; the whole-process one above is stricter.
+// the "in-process" ratio of docs/performance.md; the whole-process one above is stricter.
 const IN_PROCESS = `
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');

@@ -1,7 +1,7 @@
 /**
  * Ctrl-C and SIGTERM, for the entry (main) only. The first one aborts the run's signal:
  * nothing new is sent, what is in flight finishes and is recorded, and the command exits
- * 130 (cli-contract.md "Exit codes"). A second one leaves at once with 130.
+ * 130 (docs/cli-contract.md "Exit codes"). A second one leaves at once with 130.
  *
  * On a terminal in raw mode (a spinner, a prompt) Ctrl-C is a byte, not a signal: the UI
  * turns that byte into a real SIGINT (ui/interrupt-key.ts, ui/prompts.ts), so every Ctrl-C

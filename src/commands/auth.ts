@@ -12,7 +12,7 @@ import {
   writeWarning,
 } from '../ui/auth-output.js';
 
-/** `econsig auth login|status|logout|token` (cli-contract.md "Commands"). */
+/** `econsig auth login|status|logout|token` (docs/cli-contract.md "Commands"). */
 export async function run(input: AuthInput, ctx: Context): Promise<number> {
   // Only status shows settings; the others need the profile and its token, so an unrelated
   // bad setting (say ECONSIG_BASE_URL) cannot stop a login or a logout.

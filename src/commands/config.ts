@@ -7,7 +7,7 @@ import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from
 import { writePaths, writeSetting, writeSettingChanged, writeSettingList, type SettingView } from '../ui/config-output.js';
 import { writeWarning } from '../ui/auth-output.js';
 
-/** `econsig config get|set|unset|list|path`, per profile (cli-contract.md "Commands"). */
+/** `econsig config get|set|unset|list|path`, per profile (docs/cli-contract.md "Commands"). */
 export async function run(input: ConfigInput, ctx: Context): Promise<number> {
   const base = { env: ctx.env, globals: ctx.globals };
   switch (input.action) {

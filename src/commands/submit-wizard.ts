@@ -65,7 +65,7 @@ async function submissionFromWizard(input: SubmitInput, ctx: Context, options: V
     draftDir: draftDir(ctx),
   });
   if (result.action !== 'submit') return null;
-  // --save writes the built submission whatever the clerk chose (cli-contract.md).
+  // --save writes the built submission whatever the clerk chose (docs/cli-contract.md).
   if (input.save !== undefined) saveSubmission(input.save, result.submission, ctx);
   // The same check as a file gets; the wizard's "Submit" choice was the confirmation.
   return reportOf('(wizard)', result.submission, options);

@@ -91,7 +91,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
   }
   if (end.reason === 'timeout' && input.contract !== undefined && timeoutSeconds !== undefined) {
     // Rendered here, not thrown: under --json the stream ends with a timeout line rather than
-    // the error boundary's {ok:false} document (one object per line, cli-contract.md "--json").
+    // the error boundary's {ok:false} document (one object per line, docs/cli-contract.md "--json").
     output.timeout({ contract: input.contract, seconds: timeoutSeconds });
     return ExitCode.timeout;
   }

@@ -1,6 +1,6 @@
 /**
  * Brazilian data rules, pure and dependency-free. Sources are in
- * shared/notes/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT).
+ * docs/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT).
  */
 
 // Patterns as constants, not literals in the functions: a regex literal is a new RegExp
@@ -173,7 +173,7 @@ export function checkPhone(value: string): PhoneCheck {
     : { ok: false, reason: 'an 8-digit number must be a landline starting with 2 to 5 (mobiles have 9 digits)' };
 }
 
-/** Pix key types the service accepts (service-api.md 2.5), plus the ones we recognise to refuse. */
+/** Pix key types the service accepts (docs/service.md 2.5), plus the ones we recognise to refuse. */
 export type PixKeyType = 'email' | 'phone' | 'cpf' | 'evp' | 'cnpj' | 'unknown';
 
 const EVP_ANY_CASE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
 /**
- * Normalisation (cli-contract.md, "Normalising input"): the few safe rewrites an operator
+ * Normalisation (docs/cli-contract.md, "Normalising input"): the few safe rewrites an operator
  * expects, each one reported as a warning, and fields the service does not define dropped
  * with a "did you mean". Nothing else is guessed.
  */
@@ -178,7 +178,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A known field, compiled once: its path, its rewrite, and its children by name. */
 interface FieldNode {
   readonly path: string;
-  /** A payout field: empty means absent (service-api.md 2.5 rule 1). */
+  /** A payout field: empty means absent (docs/service.md 2.5 rule 1). */
   readonly emptyIsAbsent: boolean;
   /** The one optional field a null is dropped from. */
   readonly nullIsAbsent: boolean;
@@ -228,7 +228,7 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
         }
       }
       if (value === '' && child.emptyIsAbsent) {
-        // Payout fields are optional one by one (service-api.md 2.5 rule 1): empty means absent,
+        // Payout fields are optional one by one (docs/service.md 2.5 rule 1): empty means absent,
         // and the either/or rule then says what is missing.
         warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
         keep = false;

@@ -17,7 +17,7 @@ export const outcomeExitCodes = {
   unavailable: ExitCode.unavailable,
   // Sent, but no answer came: the contract may exist. Same code as an outage.
   unknown: ExitCode.unavailable,
-  // Refused by the local in-progress guard (cli-contract.md: exit 5).
+  // Refused by the local in-progress guard (docs/cli-contract.md: exit 5).
   skipped: ExitCode.rejected,
 } as const satisfies Record<string, ExitCode>;
 
@@ -32,7 +32,7 @@ export function exitCodeFor(outcome: Outcome): ExitCode {
 
 /**
  * The exit code of a batch: 0 when every item succeeded, otherwise the code of the first
- * item, in input order, that did not (cli-contract.md, "Exit codes").
+ * item, in input order, that did not (docs/cli-contract.md, "Exit codes").
  */
 export function firstFailure(codesInOrder: Iterable<number>): number {
   for (const code of codesInOrder) if (code !== ExitCode.ok) return code;

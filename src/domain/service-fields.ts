@@ -1,7 +1,7 @@
 /**
  * Which field of a submission the service's answer names, so the wizard can ask for that
  * field again (issue 14). The service's codes are not documented beyond SVC_P00003
- * (service-api.md 7); its messages name the field by its dotted path
+ * (docs/service.md 7); its messages name the field by its dotted path
  * ("contaBancaria.chavePix: a chave Pix não está vinculada..."), and the sandbox's Pix
  * codes (SVC_B...) concern the Pix key.
  */

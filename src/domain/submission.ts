@@ -1,5 +1,5 @@
 /**
- * The submission (service-api.md sections 2.1 to 2.5 and 8) as zod schemas: the one source
+ * The submission (docs/service.md sections 2.1 to 2.5 and 8) as zod schemas: the one source
  * of its types, its rules and `econsig schema`. Field names are the service's, exactly.
  * Every message says what is expected and shows a good value; the path is added by the caller.
  */
@@ -237,7 +237,7 @@ export const contaBancariaSchema = object(
   'payout data: complete bank data (compe, agencia, conta, tipo) or a Pix key (chavePix)',
 ).check(
   rule<Partial<Record<(typeof BANK_FIELDS)[number] | 'chavePix', unknown>>>((conta) => {
-    // service-api.md 2.5 rule 1: complete bank data OR a valid Pix key; not both required.
+    // docs/service.md 2.5 rule 1: complete bank data OR a valid Pix key; not both required.
     if (present(conta.chavePix)) return undefined;
     const missing = BANK_FIELDS.filter((name) => !present(conta[name]));
     if (missing.length === BANK_FIELDS.length) {

@@ -1,5 +1,5 @@
 /**
- * Everything an authenticated run needs before its first request (cli-contract.md
+ * Everything an authenticated run needs before its first request (docs/cli-contract.md
  * "Authentication for a real homologation"): the token source (static or OAuth2 client
  * credentials, cached per profile), the client certificate and CA for undici's `connect`,
  * and `prepare`, which refuses a bad certificate, an untrusted server or a refused client

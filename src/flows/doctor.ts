@@ -1,9 +1,9 @@
 /**
- * `econsig doctor` (cli-contract.md "Authentication for a real homologation"): each step
+ * `econsig doctor` (docs/cli-contract.md "Authentication for a real homologation"): each step
  * between this machine and an accepted contract, checked in order, so a failure names the
  * one that is wrong: settings, clock, DNS, TCP, TLS server trust, client certificate,
  * token, receiver, store. Sends no submission: the service has no harmless authenticated
- * operation (service-api.md documents one POST), so the token is checked at its endpoint.
+ * operation (docs/service.md documents one POST), so the token is checked at its endpoint.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
@@ -25,7 +25,7 @@ export interface CheckResult {
   status: 'ok' | 'warn' | 'fail' | 'skip';
   detail: string;
   hint?: string;
-  /** The exit code a failure stands for (cli-contract.md "Exit codes"). */
+  /** The exit code a failure stands for (docs/cli-contract.md "Exit codes"). */
   exitCode?: number;
 }
 

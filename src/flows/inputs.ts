@@ -1,7 +1,7 @@
 /**
  * Turning the paths an operator typed into submission documents: files, `-` for stdin,
  * folders (every *.json below, sorted). Reads are synchronous on purpose: readFileSync is
- * four times faster than fs/promises for thousands of small files (performance-baselines.md).
+ * four times faster than fs/promises for thousands of small files (docs/performance.md).
  */
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -15,7 +15,7 @@ export interface WaiterOptions {
   store: Store;
   /**
    * false: bind no port, learn results from the store alone (a team store, whose receiver
-   * is on another machine: cli-contract.md "Teams and homologation").
+   * is on another machine: docs/cli-contract.md "Teams and homologation").
    */
   listen?: boolean;
   host: string;

@@ -255,7 +255,7 @@ export function outcomeOfError(
 }
 
 /**
- * A proposal held by an earlier submission (cli-contract.md, "The guard"): the very same
+ * A proposal held by an earlier submission (docs/cli-contract.md, "The guard"): the very same
  * body already accepted is reported from the store with its contract (exit 0); anything
  * else is skipped (exit 5), naming the earlier submission.
  */

@@ -11,7 +11,7 @@ interface WatchSessionOptions {
   databaseUrl?: string | undefined;
   /**
    * false (with `contract`): bind no port and wait for the result in the store alone: the
-   * team's receiver is on another machine (cli-contract.md "Teams and homologation").
+   * team's receiver is on another machine (docs/cli-contract.md "Teams and homologation").
    */
   listen?: boolean;
   /** Told when the store imported an old journal.jsonl on opening. */
@@ -65,7 +65,7 @@ export function fromStore(result: ResultRecord): ContractResult {
 /**
  * Runs the listener until the signal aborts or, with `contract`, until that contract's
  * result is known or the timeout passes. A result already in the store (delivered
- * before this started, or to another process's listener) counts too (peer-clis.md §2
+ * before this started, or to another process's listener) counts too (docs/peer-clis.md §2
  * item 5). Rejects with ListenError when the port cannot be bound.
  */
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {

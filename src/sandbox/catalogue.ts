@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 
 const cpfSchema = z.string().regex(/^\d{11}$/, 'expected a CPF of 11 digits');
 
-/** Bank data a Pix key resolves to (service-api.md 2.5 rule 2 replaces the sent data with it). */
+/** Bank data a Pix key resolves to (docs/service.md 2.5 rule 2 replaces the sent data with it). */
 export const bankAccountSchema = z.object({
   compe: z.string().regex(/^\d{3}$/, 'expected 3 digits'),
   agencia: z.string().regex(/^\d{4}$/, 'expected 4 digits'),

@@ -1,6 +1,6 @@
 /**
  * The sandbox's OAuth2 token endpoint (`--oauth`): client credentials as Celcoin documents
- * theirs (notes/real-providers.md): `POST /oauth2/token`, HTTP Basic or form client
+ * theirs (docs/real-providers.md): `POST /oauth2/token`, HTTP Basic or form client
  * authentication, `grant_type=client_credentials`, short-lived bearer tokens. Also
  * `POST /oauth2/revoke` (RFC 7009), so a test can revoke a token a client still holds.
  */

@@ -5,13 +5,13 @@
  */
 import type { BankAccount, CatalogueIndex, CatalogueProposal } from './catalogue.js';
 
-/** One entry of the service's `erros` list (service-api.md section 7). */
+/** One entry of the service's `erros` list (docs/service.md section 7). */
 export interface ServiceErro {
   codigo: string;
   msg: string;
 }
 
-/** The only code the reference shows: unknown idProposta (service-api.md 4.1). */
+/** The only code the reference shows: unknown idProposta (docs/service.md 4.1). */
 const PROPOSAL_NOT_FOUND = 'SVC_P00003';
 /** Our own codes for the rules the reference names without a code (README, "The sandbox: the service on your machine" → "What it answers"). */
 const CONTRACT_IN_PROGRESS = 'SVC_C00001';
@@ -87,7 +87,7 @@ export type SubmissionDecision =
   | { kind: 'accepted'; proposal: CatalogueProposal; contaBancaria: RecordedBankData; pixReplaced: boolean };
 
 /**
- * Apply the service's rules to a submission that passed validation (service-api.md 1, 2.5, 7):
+ * Apply the service's rules to a submission that passed validation (docs/service.md 1, 2.5, 7):
  * unknown proposal → 404; a worker's second contract while one is in progress → 422;
  * a Pix key not linked to the worker's CPF (or not in the directory) → 422; a linked key
  * replaces the bank data sent with the key's own.
@@ -162,7 +162,7 @@ export interface WebhookRetryPolicy {
 }
 
 /**
- * Results are retried while the listener is down (cli-contract.md "Sandbox"), so a
+ * Results are retried while the listener is down (docs/cli-contract.md "Sandbox"), so a
  * `watch` restarted within about 15 minutes still gets them: waits of 0.25 s doubling up
  * to 60 s, 22 waits in all, 7.5 to 15 minutes depending on jitter. Independent of --delay.
  */

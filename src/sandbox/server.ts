@@ -1,5 +1,5 @@
 /**
- * The sandbox: a local HTTP simulator of the contract submission service (service-api.md),
+ * The sandbox: a local HTTP simulator of the contract submission service (docs/service.md),
  * importable so tests and `demo` run it in-process on port 0.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -158,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   });
 
-  // service-api.md 1: one contract in progress per worker. It is finished when the delay
+  // docs/service.md 1: one contract in progress per worker. It is finished when the delay
   // ends, whatever happens to the webhook, so "in progress for --delay seconds" holds exactly.
   const finish = (contract: SandboxContract): void => {
     contract.finishedAt = now().toISOString();
@@ -208,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
     if (failRate > 0 && random() < failRate) return answer(500, { code: 500, message: 'Falha simulada pelo sandbox (--fail-rate).' });
-    // service-api.md 5: 401 comes from the authentication interface, shaped {code, message}.
+    // docs/service.md 5: 401 comes from the authentication interface, shaped {code, message}.
     const auth = req.headers.authorization;
     if (auth === undefined) return answer(401, { code: 401, message: '' });
     const bearer = /^Bearer (\S+)$/.exec(auth)?.[1];

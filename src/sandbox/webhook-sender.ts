@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { signWebhook } from '../webhook/verify.js';
 import { defaultWebhookRetry, webhookRetryDelayMs, type RecordedBankData, type WebhookRetryPolicy } from './rules.js';
 
-/** The result event (cli-contract.md "Sandbox"), plus the bank data the contract recorded. */
+/** The result event (docs/cli-contract.md "Sandbox"), plus the bank data the contract recorded. */
 export interface ResultPayload {
   evento: 'RESULTADO_PROPOSTA';
   idContrato: string;

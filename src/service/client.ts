@@ -1,5 +1,5 @@
 /**
- * The HTTP client of the contract submission service (service-api.md section 4.1). It
+ * The HTTP client of the contract submission service (docs/service.md section 4.1). It
  * speaks HTTP only: it throws the typed errors of ./errors.ts and leaves outcomes and exit
  * codes to the caller. One undici Pool per origin keeps connections alive across a batch.
  */
@@ -253,7 +253,7 @@ export function transportErrorOf(error: unknown, ctx: TransportContext): Transpo
   }
   const detail = redactToken(error instanceof Error ? error.message : String(error), ctx.token);
   if (code !== undefined && NOT_SENT_CODES.has(code) && ctx.status === undefined) {
-    // cli-contract.md: an untrusted server certificate says to set tls.ca.
+    // docs/cli-contract.md: an untrusted server certificate says to set tls.ca.
     const trust = isUntrustedServerCode(code)
       ? ' The server\'s certificate is not trusted here: if it comes from a private CA, set tls.ca (econsig config set tls.ca /path/ca.pem, or ECONSIG_TLS_CA).'
       : '';
@@ -332,12 +332,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         headersTimeout: requestTimeoutMs,
         bodyTimeout: requestTimeoutMs,
         // Short idle life: a socket the server already closed fails the next POST with an
-        // ambiguous reset (peer-clis.md 4.2); a busy batch still reuses its sockets.
+        // ambiguous reset (docs/peer-clis.md 4.2); a busy batch still reuses its sockets.
         keepAliveTimeout: 2_000,
       });
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
   const transportFor = (token: string): TransportContext => ({ target, token, connectTimeoutMs, requestTimeoutMs });
-  // A 429 pauses every submission of this client, not just the one that got it (peer-clis.md 4.2).
+  // A 429 pauses every submission of this client, not just the one that got it (docs/peer-clis.md 4.2).
   let resumeAt = 0;
 
   const aborted = (sent: boolean, signal: AbortSignal): AbortedError =>

@@ -1,12 +1,12 @@
 /**
- * Typed failures of the contract submission service (service-api.md section 7). They speak
+ * Typed failures of the contract submission service (docs/service.md section 7). They speak
  * HTTP (status, code, request id); what a failure means to an operator (outcome, exit code)
  * is decided by the caller. One factory, `errorFromResponse`, builds every HTTP error from
  * status and body, like openai-node's `APIError.generate`.
  */
 import { redactToken } from '../redact.js';
 
-/** One entry of the service's `erros` list (service-api.md section 7). */
+/** One entry of the service's `erros` list (docs/service.md section 7). */
 export interface ServiceErrorItem {
   codigo: string;
   msg: string;

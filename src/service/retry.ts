@@ -1,5 +1,5 @@
 /**
- * The retry policy for `POST /contratos`, which has no idempotency key (peer-clis.md 4.2,
+ * The retry policy for `POST /contratos`, which has no idempotency key (docs/peer-clis.md 4.2,
  * RFC 9110 section 9.2.2): retry a 429 (a refusal that was not applied) and failures where
  * the request certainly never left; never a 5xx, a timeout after sending, or a reset after
  * bytes were written, since the contract may then exist. Pure: no clock, no randomness of
@@ -40,7 +40,7 @@ export type Failure =
   /** Anything else: an answer, or a failure after the request may have arrived. */
   | { kind: 'final' };
 
-/** Connect-phase codes worth another try (peer-clis.md 4.2). TLS failures are not sent either, but will not heal. */
+/** Connect-phase codes worth another try (docs/peer-clis.md 4.2). TLS failures are not sent either, but will not heal. */
 const RETRYABLE_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Classify a thrown client error for the policy. */

@@ -1,6 +1,6 @@
 /**
  * Where the bearer token of each request comes from: a fixed token, or OAuth2 client
- * credentials with a cached, self-renewing access token (cli-contract.md "Authentication
+ * credentials with a cached, self-renewing access token (docs/cli-contract.md "Authentication
  * for a real homologation").
  */
 import type { AccessToken, ClientCredentials } from './oauth.js';
@@ -47,7 +47,7 @@ const UNKNOWN_LIFETIME_MS = 5 * 60_000;
 
 /**
  * When to fetch the next token: at 80% of its life or 60 s before it ends, the earlier
- * (cli-contract.md), but never before half its life: a token living under two minutes
+ * (docs/cli-contract.md), but never before half its life: a token living under two minutes
  * (a test's --token-ttl) would otherwise be fetched again for every request.
  */
 export function refreshTime(obtainedAt: number, lifetimeMs: number): number {

@@ -1,5 +1,5 @@
 /**
- * How a profile authenticates (cli-contract.md "Authentication for a real homologation"):
+ * How a profile authenticates (docs/cli-contract.md "Authentication for a real homologation"):
  * ECONSIG_TOKEN wins; else client credentials when `auth.method` is client-credentials or
  * ECONSIG_CLIENT_SECRET is set; else the stored static token. Pure: callers pass env,
  * settings and the stored secret.

@@ -1,6 +1,6 @@
 /**
- * ECONSIG_HOME: the one folder for settings, token and store (cli-contract.md
- * "Environment"). It holds a bearer token, so it is kept 0700 (peer-clis.md §2.4).
+ * ECONSIG_HOME: the one folder for settings, token and store (docs/cli-contract.md
+ * "Environment"). It holds a bearer token, so it is kept 0700 (docs/peer-clis.md §2.4).
  */
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';

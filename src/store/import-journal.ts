@@ -1,5 +1,5 @@
 /**
- * The one-time import of the retired `journal.jsonl` into the store (cli-contract.md,
+ * The one-time import of the retired `journal.jsonl` into the store (docs/cli-contract.md,
  * "The store"): streamed line by line (a 1 GB journal in bounded memory), each line
  * checked for the shape the journal wrote; torn, garbled and wrong-typed lines are
  * skipped and counted, never fatal. Then the file is renamed `journal.jsonl.imported`.

@@ -1,5 +1,5 @@
 /**
- * Which store a command gets: the one place that chooses an engine (cli-contract.md,
+ * Which store a command gets: the one place that chooses an engine (docs/cli-contract.md,
  * "The store"). SQLite in ECONSIG_HOME by default; the PostgreSQL team store when
  * `database-url` (ECONSIG_DATABASE_URL) is set (docs/team.md). An old journal.jsonl in the
  * home is imported the first time, into whichever store is in force.

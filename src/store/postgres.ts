@@ -1,7 +1,7 @@
 /**
  * The team store: PostgreSQL, shared by every machine of a team (clerks' desks, CI runners
  * and the receiver at the callback URL), chosen by a postgres:// `ECONSIG_DATABASE_URL` or
- * config `database-url` (cli-contract.md "The store", "Teams and homologation"; docs/team.md).
+ * config `database-url` (docs/cli-contract.md "The store", "Teams and homologation"; docs/team.md).
  *
  * Client: node-postgres (`pg`). Its errors carry PostgreSQL's SQLSTATE codes, a broken
  * connection is dropped from its pool and replaced on the next query (so the receiver keeps

@@ -1,6 +1,6 @@
 /**
  * Effective settings for one run: profile, every setting with its source, and the token.
- * Precedence (cli-contract.md "Environment"): flag, then environment, then profile
+ * Precedence (docs/cli-contract.md "Environment"): flag, then environment, then profile
  * config, then default. `resolveSettings` is the one entry point for commands.
  */
 import { UsageError } from '../errors.js';
@@ -21,7 +21,7 @@ import { type CallbackAuthScheme, defaultScheme } from '../webhook/auth.js';
 export type SettingSource = 'flag' | 'env' | 'config' | 'default';
 export type Env = Record<string, string | undefined>;
 
-/** Environment variables that set a setting (cli-contract.md "Environment"). */
+/** Environment variables that set a setting (docs/cli-contract.md "Environment"). */
 export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
   'base-url': 'ECONSIG_BASE_URL',
   'database-url': 'ECONSIG_DATABASE_URL',

@@ -1,6 +1,6 @@
 /**
  * The store: every submission, answer, delivery and result, behind one interface
- * (cli-contract.md, "The store"). Two engines implement it: SQLite in ECONSIG_HOME
+ * (docs/cli-contract.md, "The store"). Two engines implement it: SQLite in ECONSIG_HOME
  * (store/sqlite.ts, the default) and PostgreSQL for a team (store/postgres.ts). Flows
  * see only this file's types; which engine runs is decided once, by openStore.
  *
@@ -67,7 +67,7 @@ export type ClaimResult =
   | { kind: 'held'; earlier: SubmissionRecord };
 
 /**
- * The guard's rule (cli-contract.md, "The guard"): a submission holds its proposal while
+ * The guard's rule (docs/cli-contract.md, "The guard"): a submission holds its proposal while
  * it has no answer (in flight, or the process died: unknown), its answer is `unknown`, or
  * it was accepted and no denied or cancelled result came back. Denied, rejected,
  * not_found, invalid (and every answer that proves nothing was created) free it.

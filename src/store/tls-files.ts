@@ -1,5 +1,5 @@
 /**
- * The client certificate and extra CA of a profile (cli-contract.md "Client certificates"):
+ * The client certificate and extra CA of a profile (docs/cli-contract.md "Authentication for a real homologation"):
  * `tls.cert` + `tls.key` (PEM) or `tls.pfx` (PKCS#12, passphrase from ECONSIG_TLS_PASSPHRASE),
  * and `tls.ca`, read once per run and handed to undici's `connect` options.
  */

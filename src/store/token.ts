@@ -1,6 +1,6 @@
 /**
  * The bearer token: where it comes from (ECONSIG_TOKEN, then the profile's stored token;
- * there is no built-in one, cli-contract.md "Environment"), how it is shown (masked), and
+ * there is no built-in one, docs/cli-contract.md "Environment"), how it is shown (masked), and
  * its expiry when it is a JWT. Pure: callers pass env, stored token and clock.
  */
 import { AuthError } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
  * The one place that decides how this run talks to people: whether it may prompt,
  * animate or colour. Built once at start-up from the environment, the streams and the
- * global flags (style.md habit 7). Import-light: no chalk, no ora here.
+ * global flags (docs/design.md habit 7). Import-light: no chalk, no ora here.
  */
 import { type Lang, langOf } from './i18n.js';
 export interface InStream extends NodeJS.ReadableStream {

@@ -1,8 +1,8 @@
 /**
- * The prompts the wizard uses, behind one small interface (style.md habit 7) so tests can
+ * The prompts the wizard uses, behind one small interface (docs/design.md habit 7) so tests can
  * replace them. The real ones are the single @inquirer packages, imported only when a prompt
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
- * (performance-baselines.md). Prompts draw on stderr, so stdout stays for data.
+ * (docs/performance.md). Prompts draw on stderr, so stdout stays for data.
  */
 import { InterruptedError, UsageError } from '../errors.js';
 import { type Lang, tr } from './i18n.js';

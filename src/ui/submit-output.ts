@@ -46,7 +46,7 @@ function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
   return lines;
 }
 
-/** Announce profile and base URL on stderr before anything is sent (cli-contract.md). */
+/** Announce profile and base URL on stderr before anything is sent (docs/cli-contract.md). */
 export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: string }): void {
   const t = createTheme(io);
   const lang = langOfIo(io);

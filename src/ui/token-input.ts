@@ -1,6 +1,6 @@
 /**
  * Getting a token from a person or a pipe. Never echoes it; never waits on a terminal
- * that nobody will type EOF into (cli/cli #2536, peer-clis.md §2.3).
+ * that nobody will type EOF into (cli/cli #2536, docs/peer-clis.md §2.3).
  */
 import { CancelledError, UsageError } from '../errors.js';
 import type { InStream, Io } from './io.js';

@@ -53,7 +53,7 @@ function issueJson(issue: Issue): Issue {
   return { path: issue.path, message: issue.message };
 }
 
-/** A spreadsheet row: `row`, and `column` in each issue (cli-contract.md, "Spreadsheets"). */
+/** A spreadsheet row: `row`, and `column` in each issue (docs/cli-contract.md, "Spreadsheets"). */
 function rowReportJson(r: FileReport): string {
   return JSON.stringify({
     file: r.file,

@@ -1,6 +1,6 @@
 /**
  * What `econsig watch` shows. With --json, stdout carries exactly the contract's stream
- * (cli-contract.md "--json": a `listening` line, then one `result` line per delivery).
+ * (docs/cli-contract.md "--json": a `listening` line, then one `result` line per delivery).
  * Without it, each delivery is one greppable line on stdout (the command's data), and
  * everything else (ready line, warnings, rejections, forwards, summary) goes to stderr.
  * With --json, stderr is structured too: one JSON object per line (`time`, `level`, `msg`

@@ -1,7 +1,7 @@
 /**
- * Callback authentication of the receiver (cli-contract.md "Teams and homologation"): the
+ * Callback authentication of the receiver (docs/cli-contract.md "Teams and homologation"): the
  * service's own scheme is not documented, and providers of this product use several
- * (real-providers.md "Callbacks": Bearer, API key, Basic, HMAC). One secret, several ways
+ * (docs/real-providers.md "Callbacks": Bearer, API key, Basic, HMAC). One secret, several ways
  * of presenting it. Every comparison takes constant time: both sides are hashed to 32
  * bytes first, so timingSafeEqual always compares equal lengths and the time reveals
  * neither the secret's length nor how much of it matched.

@@ -1,6 +1,6 @@
 /**
  * Finding the contract id, status and reason in a webhook payload whose shape is not
- * documented (cli-contract.md "Listener"; brazilian-data.md §3: never map strictly).
+ * documented (docs/cli-contract.md "Listener"; docs/brazilian-data.md §3: never map strictly).
  */
 export type WebhookOutcome = 'approved' | 'denied' | 'cancelled' | 'unknown';
 
@@ -24,7 +24,7 @@ const MAX_DEPTH = 4;
 
 // Priority order within one level; a shallower match always wins over a deeper one.
 const ID_KEYS = ['idContrato', 'contractId', 'id_contrato', 'contract_id', 'contratoId', 'idcontrato'];
-// Vendor ids that stand for the contract when none of the above is present (brazilian-data.md §3).
+// Vendor ids that stand for the contract when none of the above is present (docs/brazilian-data.md §3).
 const ID_FALLBACK_KEYS = ['contract_number', 'contractNumber', 'numeroContrato', 'application_id', 'applicationId', 'consultId'];
 // `contrato.id` / `data.id`: a bare `id` counts only inside these containers (a top-level `id` is usually the event's).
 const ID_CONTAINERS = new Set(['contrato', 'contract', 'data', 'payload']);

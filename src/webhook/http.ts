@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { EconsigError, ExitCode } from '../errors.js';
 
-/** Largest request body either server accepts (peer-clis.md §4.3 item 1; the sandbox's 413). */
+/** Largest request body either server accepts (docs/peer-clis.md §4.3 item 1; the sandbox's 413). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A host as it goes in a URL: IPv6 literals in brackets (RFC 3986 3.2.2). */

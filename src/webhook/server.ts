@@ -44,7 +44,7 @@ export interface ListenerOptions {
   path: string;
   /** Standard Webhooks secret(s); without one, deliveries are accepted with verified: null. Ignored when `auth` is given. */
   secret?: string | readonly string[] | undefined;
-  /** Callback authentication (cli-contract.md "Teams and homologation"); overrides `secret`. */
+  /** Callback authentication (docs/cli-contract.md "Teams and homologation"); overrides `secret`. */
   auth?: CallbackAuth | undefined;
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: Buffer | string; key: Buffer | string } | undefined;
@@ -109,7 +109,7 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
 }
 
 /**
- * Starts the webhook listener (cli-contract.md "Listener", peer-clis.md §4.3): POST on
+ * Starts the webhook listener (docs/cli-contract.md "Listener", docs/peer-clis.md §4.3): POST on
  * `path` only, GET /healthz, 413 past 1 MiB, signature check on the raw bytes, 400 for
  * non-JSON, dedupe by webhook-id or body hash (the store's unique constraints, so across
  * processes too), and a 2xx only once the delivery is durable in the store. Rejects with

@@ -1,6 +1,6 @@
 /**
  * `watch --tls-cert/--tls-key`: the receiver serves HTTPS itself, without a reverse proxy
- * (cli-contract.md "Teams and homologation"). Both files are read and checked as a pair at
+ * (docs/cli-contract.md "Teams and homologation"). Both files are read and checked as a pair at
  * start, so a wrong path or a key of another certificate is a usage error then, not a
  * handshake failure at the first delivery.
  */

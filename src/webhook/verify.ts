@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Standard Webhooks tolerance: ±5 minutes in both directions (peer-clis.md §4.3 item 4). */
+/** Standard Webhooks tolerance: ±5 minutes in both directions (docs/peer-clis.md §4.3 item 4). */
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
@@ -97,7 +97,7 @@ function sameSignature(expected: string, given: string): boolean {
 }
 
 /**
- * Verifies a Standard Webhooks delivery over its raw body bytes (peer-clis.md §4.3).
+ * Verifies a Standard Webhooks delivery over its raw body bytes (docs/peer-clis.md §4.3).
  * The signature is checked before the timestamp window, so a correctly signed but stale (or
  * future) delivery is reported as `stale-timestamp` — usually clock skew — rather than as
  * `bad-signature`. Throws only if a configured secret itself is unusable (see decodeSecret).

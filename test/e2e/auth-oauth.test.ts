@@ -1,6 +1,6 @@
 /**
  * OAuth2 client credentials through the built binary against the sandbox's token endpoint
- * (cli-contract.md "Authentication for a real homologation"): tokens renewed before they
+ * (docs/cli-contract.md "Authentication for a real homologation"): tokens renewed before they
  * expire across a long batch, one renewal and one resend after a 401, a refused secret
  * and an unreachable token endpoint stopping the run before any POST, and no secret or
  * access token in any output or in any file others can read.

@@ -1,5 +1,5 @@
 /**
- * Spreadsheets through the built binary (cli-contract.md, "Spreadsheets"): the fixtures in
+ * Spreadsheets through the built binary (docs/cli-contract.md, "Spreadsheets"): the fixtures in
  * fixtures/sheets/ as Excel writes them, validate and submit against the sandbox, results
  * sheets read back with exceljs, and the template round trip.
  */

@@ -1,5 +1,5 @@
 /**
- * Storage failures through the built binary (cli-contract.md exit 74): a folder where the
+ * Storage failures through the built binary (docs/cli-contract.md exit 74): a folder where the
  * database should be, a read-only home, a full disk before the POST (nothing sent) and
  * after it (the answer printed in full, contract id included, with a warning), and the
  * one-time import of an old journal.jsonl with torn and wrong-typed lines.

@@ -1,5 +1,5 @@
 /**
- * The guard through the built binary against the sandbox (cli-contract.md, "The guard"):
+ * The guard through the built binary against the sandbox (docs/cli-contract.md, "The guard"):
  * processes started together on one home send each proposal once; a finished batch run
  * again sends nothing; a 422 frees the proposal; a batch killed with SIGKILL at random
  * moments and run again never POSTs a proposal twice and loses none. Requests are counted

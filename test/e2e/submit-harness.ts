@@ -2,7 +2,7 @@
  * Shared pieces of the submit/history/demo e2e tests: the sandbox started in this process
  * from the built dist (so its requests can be counted), tiny stub servers for answers the
  * sandbox never gives, free ports, fixture copies, and a check of the submit --json shape
- * (cli-contract.md, "Machine-readable output"). Needs `npx tsc -p .` first.
+ * (docs/cli-contract.md, "Machine-readable output"). Needs `npx tsc -p .` first.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * 429 through the built binary: a rate-limited sandbox lets a batch through in the end
  * (retries counted at the server), and a server that always answers 429 gets exactly the
- * retry limit of requests, then exit 6 (cli-contract.md "Exit codes", retry.ts policy).
+ * retry limit of requests, then exit 6 (docs/cli-contract.md "Exit codes", retry.ts policy).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';

@@ -1,7 +1,7 @@
 /**
  * The store through the built binary: a submission survives a SIGKILL mid-flight as
  * "unknown" and blocks a blind resend; the guard answers from the store without sending
- * (cli-contract.md, "The guard").
+ * (docs/cli-contract.md, "The guard").
  */
 import { spawn } from 'node:child_process';
 import { beforeEach, describe, expect, it } from 'vitest';

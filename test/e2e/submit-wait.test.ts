@@ -1,6 +1,6 @@
 /**
  * `submit --wait` through the built binary: the sandbox sends its result webhook to the
- * listener the binary opens with --listen on a port picked here (cli-contract.md "submit
+ * listener the binary opens with --listen on a port picked here (docs/cli-contract.md "submit
  * options"): approved exits 0, denied 8 with the reason, no result in time 9.
  */
 import { spawn } from 'node:child_process';

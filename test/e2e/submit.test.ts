@@ -1,6 +1,6 @@
 /**
  * `econsig submit` through the built binary against the sandbox over real HTTP: one test
- * per answer of the service (cli-contract.md "Exit codes"), each checking the exit code,
+ * per answer of the service (docs/cli-contract.md "Exit codes"), each checking the exit code,
  * the --json document and, where it matters, stderr and how many requests arrived.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The wizard's words in English and Brazilian Portuguese. Field names stay as the service
- * names them (service-api.md 2); only labels, choices and guidance are translated. The rule
+ * names them (docs/service.md 2); only labels, choices and guidance are translated. The rule
  * messages come from the zod schemas in English; the common ones are translated here by
  * pattern, any other one is shown as it is.
  */

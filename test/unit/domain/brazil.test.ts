@@ -16,7 +16,7 @@ import {
 
 describe('isValidCpf', () => {
   it.each([
-    ['52998224725', true], // brazilian-data.md sample
+    ['52998224725', true], // docs/brazilian-data.md sample
     ['12345678909', true], // brazilian-utils doc example
     ['29537995593', true], // cpf-cnpj-validator doc example
     ['28001238938', true], // e-Financeira worked example 280012389-38
@@ -38,7 +38,7 @@ describe('isValidCpf', () => {
 
 describe('isValidCnh', () => {
   it.each([
-    ['00000000119', true], // brazilian-data.md sample
+    ['00000000119', true], // docs/brazilian-data.md sample
     ['00000000118', false], // bad second digit
     ['00000000129', false], // bad first digit
     ['11111111111', false],
@@ -221,7 +221,7 @@ describe('isUf', () => {
 });
 
 describe('isDdd', () => {
-  // Anatel list as written in brazilian-data.md, typed independently of the source.
+  // Anatel list as written in docs/brazilian-data.md, typed independently of the source.
   const ranges: Array<[number, number]> = [
     [11, 19], [21, 22], [24, 24], [27, 28], [31, 35], [37, 38], [41, 49], [51, 51], [53, 55],
     [61, 69], [71, 71], [73, 75], [77, 77], [79, 79], [81, 89], [91, 99],

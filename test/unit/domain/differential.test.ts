@@ -1,6 +1,6 @@
 /**
  * Differential tests: our hand-written rules against two independent libraries on tens of
- * thousands of seeded pseudo-random inputs (brazilian-data.md section 2 recommends
+ * thousands of seeded pseudo-random inputs (docs/brazilian-data.md section 2 recommends
  * cpf-cnpj-validator as the cross-check). Deterministic: same seed, same corpus.
  */
 import { isValidCnh as buIsValidCnh } from '@brazilian-utils/brazilian-utils/is-valid-cnh';
@@ -24,7 +24,7 @@ function prng(seed: number): () => number {
 
 const digitsOf = (random: () => number, n: number): number[] => Array.from({ length: n }, () => Math.floor(random() * 10));
 
-// Generators written from brazilian-data.md section 1, independently of src/domain/brazil.ts.
+// Generators written from docs/brazilian-data.md section 1, independently of src/domain/brazil.ts.
 const dv = (s: number): number => (s % 11 < 2 ? 0 : 11 - (s % 11));
 
 function cpfWithCheckDigits(base: number[]): string {
@@ -110,7 +110,7 @@ describe('CNH', () => {
 
 describe('mobile phones', () => {
   // brazilian-utils `version: 2` (Resolução 749/2022) takes 7, 8 or 9 as the first digit of an
-  // 11-digit mobile; we take only 9 (the Pix manual's mobile, brazilian-data.md section 1).
+  // 11-digit mobile; we take only 9 (the Pix manual's mobile, docs/brazilian-data.md section 1).
   // So we compare on numbers whose first subscriber digit is not 7 or 8, where both rules
   // should reduce to "the DDD exists and the number starts with 9".
   const random = prng(0x5eed);

@@ -12,7 +12,7 @@ function pick(tree: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], tree);
 }
 
-// cli-contract.md "Normalising input": each rewrite, input → output.
+// docs/cli-contract.md "Normalising input": each rewrite, input → output.
 const rewrites: Array<[path: string, input: string, output: string]> = [
   ['idProposta', '  PROP-1001  ', 'PROP-1001'],
   ['idProposta', '\tPROP-1001\n', 'PROP-1001'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batchExitCode, exitCodeFor, outcomes, type Outcome } from '../../../src/domain/outcome.js';
 
-// cli-contract.md "Exit codes" and "Machine-readable output".
+// docs/cli-contract.md "Exit codes" and "Machine-readable output".
 const table: Array<[Outcome, number]> = [
   ['invalid', 1],
   ['accepted', 0],

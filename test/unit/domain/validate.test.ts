@@ -116,7 +116,7 @@ describe('strict mode (normalize: false)', () => {
   });
 });
 
-describe('contaBancaria: bank data or Pix key (service-api.md 2.5)', () => {
+describe('contaBancaria: bank data or Pix key (docs/service.md 2.5)', () => {
   it.each([{}, { chavePix: '' }, { chavePix: ' \u200b ' }])('%j → one error at contaBancaria', (conta) => {
     const result = validateSubmission(withConta(conta), { now });
     expect(result.errors).toEqual([{ path: 'contaBancaria', message: expect.stringMatching(/neither was given/) }]);
@@ -233,7 +233,7 @@ describe('issue date bounds', () => {
 });
 
 describe('a Pix key with empty bank fields', () => {
-  it('is valid: empty bank fields are absent, the key is enough (service-api.md 2.5 rule 1)', () => {
+  it('is valid: empty bank fields are absent, the key is enough (docs/service.md 2.5 rule 1)', () => {
     const result = validateSubmission(withConta({ chavePix: '52998224725', tipo: '', compe: '' }), { now });
     expect(result.errors).toEqual([]);
     expect(result.value?.contaBancaria).toEqual({ chavePix: '52998224725' });

@@ -19,7 +19,7 @@ const html = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>'
 
 type Row = [name: string, status: number, body: string, cls: typeof ServiceError, code: string | number | undefined];
 
-// Every status of service-api.md section 7, then the shapes it does not document.
+// Every status of docs/service.md section 7, then the shapes it does not document.
 const rows: Row[] = [
   ['401 {code, message}', 401, '{"code":401,"message":"token expirado"}', UnauthorizedError, 401],
   ['401 empty message', 401, '{"code":900901,"message":""}', UnauthorizedError, 900901],
