@@ -25,13 +25,19 @@ function xmlAttribute(text: string): string {
 }
 
 export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): string {
-  const failures = results.filter((r) => !isSuccess(r.outcome)).length;
+  // A file not sent (the guard, a copy in the batch, Ctrl-C, a 401 earlier) is a skipped
+  // case, not a failure, and carries no contract id: the one named is another file's (issue 14).
+  const skipped = results.filter((r) => r.outcome === 'skipped').length;
+  const failures = results.filter((r) => !isSuccess(r.outcome) && r.outcome !== 'skipped').length;
   const cases = results.map((r) => {
     // A spreadsheet's rows share its file name: the row makes each case's name its own.
     const name = xmlAttribute(r.row === undefined ? r.file : `${r.file}:${r.row}`);
-    const open = `    <testcase classname="econsig.submit" name="${name}" time="0">`;
-    const out = `      <system-out>${xmlText(`${r.outcome}: ${r.message}${r.idContrato ? ` (idContrato ${r.idContrato})` : ''}`)}</system-out>`;
+    const time = ((r.elapsedMs ?? 0) / 1000).toFixed(3);
+    const open = `    <testcase classname="econsig.submit" name="${name}" time="${time}">`;
+    const contract = r.idContrato && r.outcome !== 'skipped' ? ` (idContrato ${r.idContrato})` : '';
+    const out = `      <system-out>${xmlText(`${r.outcome}: ${r.message}${contract}`)}</system-out>`;
     if (isSuccess(r.outcome)) return `${open}\n${out}\n    </testcase>`;
+    if (r.outcome === 'skipped') return `${open}\n      <skipped message="${xmlAttribute(r.message)}"/>\n${out}\n    </testcase>`;
     const details = [
       ...r.errors.map((e) => `${e.path}: ${e.message}`),
       ...r.erros.map((e) => `${e.codigo}: ${e.msg}`),
@@ -41,8 +47,8 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="econsig" tests="${results.length}" failures="${failures}" time="${options.seconds.toFixed(3)}">`,
-    `  <testsuite name="econsig submit" tests="${results.length}" failures="${failures}" errors="0" skipped="0" time="${options.seconds.toFixed(3)}" timestamp="${options.timestamp}">`,
+    `<testsuites name="econsig" tests="${results.length}" failures="${failures}" skipped="${skipped}" time="${options.seconds.toFixed(3)}">`,
+    `  <testsuite name="econsig submit" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${options.seconds.toFixed(3)}" timestamp="${options.timestamp}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

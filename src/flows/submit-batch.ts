@@ -82,6 +82,8 @@ export interface SubmitResult {
   errors: Issue[];
   /** Requests made for this submission (retries included). */
   attempts: number;
+  /** From its claim to its answer (and, with --wait, to its result); JUnit's time. */
+  elapsedMs?: number;
   idProposta: string | null;
 }
 
@@ -448,10 +450,11 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   // soon as the 202 is in; the batch takes about the send time plus one result's delay.
   const waits: Promise<void>[] = [];
   let waitError: unknown;
-  const awaitResult = (index: number, accepted: SubmitResult): void => {
+  const awaitResult = (index: number, accepted: SubmitResult, started: number): void => {
     waits.push(
       waitForResult(accepted, options).then(
-        (final) => {
+        (found) => {
+          const final = { ...found, elapsedMs: options.now().getTime() - started };
           results[index] = final;
           options.progress?.onResult?.(final);
         },
@@ -487,6 +490,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       const position = next++;
       const index = queue[position] as number;
       const item = items[index] as SubmitItem;
+      const started = options.now().getTime();
       let ready: Prepared;
       try {
         ready = await claimAt(position);
@@ -501,13 +505,13 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       if (ready.kind === 'settled') {
         result = ready.result;
       } else {
-        result = forced(await send(item, ready.payload, options), ready.overridden);
+        result = { ...forced(await send(item, ready.payload, options), ready.overridden), elapsedMs: options.now().getTime() - started };
         recordAnswer(ready, result, options, pendingWrites);
         if (result.outcome === 'unauthorized') refused ??= result;
       }
       results[index] = result;
       options.progress?.onAnswer?.(result);
-      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result);
+      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result, started);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);

@@ -47,6 +47,8 @@ describe('submit: a batch of 100', () => {
     expect(xml.match(/<testcase\b/g)).toHaveLength(100);
     expect(xml).not.toMatch(/<failure\b/);
     expect(xml).toMatch(/<testsuite\b[^>]*\btests="100"[^>]*\bfailures="0"/);
+    // Each case has its own time (it was time="0" for all).
+    expect(xml).toMatch(/<testcase\b[^>]*\btime="(?!0\.000")\d+\.\d{3}"/);
 
     const history = await runCli(['history', '--json', '--limit', '200'], { env: { ECONSIG_HOME: home } });
     expect(history.code, history.stderr).toBe(0);

@@ -85,3 +85,24 @@ describe('junitXml', () => {
     expect(elements.find((e) => e.name === 'system-out')?.text).toBe('accepted: aceito (idContrato C-1)');
   });
 });
+
+describe('junitXml: skipped files and times', () => {
+  it('a file not sent is a skipped case without another file\'s contract id; each case has its own time', () => {
+    const xml = junitXml(
+      [
+        result({ file: 'a.json', elapsedMs: 1234 }),
+        result({ file: 'b-copy.json', outcome: 'skipped', httpStatus: null, idContrato: 'C-OF-A', message: 'not sent: proposal PROP-1 is also in a.json', exitCode: ExitCode.rejected }),
+        result({ file: 'c.json', outcome: 'rejected', httpStatus: 422, idContrato: null, message: '422 rejected', exitCode: ExitCode.rejected, elapsedMs: 50 }),
+      ],
+      options,
+    );
+    const elements = parseXml(xml);
+    const suite = elements.find((e) => e.name === 'testsuite');
+    expect(suite?.attributes).toMatchObject({ tests: '3', failures: '1', skipped: '1' });
+    const cases = elements.filter((e) => e.name === 'testcase');
+    expect(cases.map((c) => c.attributes.time)).toEqual(['1.234', '0.000', '0.050']);
+    expect(elements.filter((e) => e.name === 'skipped')).toHaveLength(1);
+    expect(elements.filter((e) => e.name === 'failure')).toHaveLength(1);
+    expect(xml).not.toContain('C-OF-A');
+  });
+});
