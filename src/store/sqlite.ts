@@ -245,10 +245,16 @@ export class SqliteStore implements Store {
     try {
       db = new DatabaseSync(path);
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec('PRAGMA journal_mode = WAL');
-      // Migrations are rare: SQLite syncs those commits itself.
-      db.exec('PRAGMA synchronous = FULL');
-      migrate(db, path);
+      // Processes opening a new store at the same moment: switching to WAL needs the
+      // database alone, and SQLite answers BUSY at once rather than wait (its busy handler
+      // is skipped where waiting could deadlock). Tried again until the busy timeout.
+      const connection = db;
+      await untilNotBusy(() => {
+        connection.exec('PRAGMA journal_mode = WAL');
+        // Migrations are rare: SQLite syncs those commits itself.
+        connection.exec('PRAGMA synchronous = FULL');
+        migrate(connection, path);
+      });
       db.exec('PRAGMA synchronous = NORMAL');
       walFd = fs.openSync(`${path}-wal`, fs.constants.O_RDONLY | fs.constants.O_CREAT, FILE_MODE);
     } catch (error) {
@@ -543,6 +549,19 @@ export class SqliteStore implements Store {
   }
 }
 
+/** Runs `step` again while SQLite answers BUSY, for up to BUSY_TIMEOUT_MS. */
+async function untilNotBusy(step: () => void): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if (causeCode(error) !== 'BUSY' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+    }
+  }
+}
+
 /** Applies the migrations this database lacks, in one write transaction. */
 function migrate(db: DatabaseSync, path: string): void {
   const version = (): number => Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
@@ -558,7 +577,11 @@ function migrate(db: DatabaseSync, path: string): void {
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     db.exec('COMMIT');
   } catch (error) {
-    db.exec('ROLLBACK');
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // SQLite already rolled it back.
+    }
     throw error;
   }
 }
