@@ -19,6 +19,8 @@ export interface GlobalOptions {
 export interface ValidateInput {
   files: string[];
   strict: boolean;
+  /** List only the files with errors or warnings, then the summary. */
+  quiet?: boolean;
   /** xlsx: the worksheet to read. */
   sheet?: string | undefined;
   /** The format of `-` when it is a sheet. */

@@ -68,6 +68,7 @@ export function buildProgram(
     .description('check submission files locally; sends nothing')
     .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
     .option('--strict', 'warnings count as errors')
+    .option('-q, --quiet', 'list only the files with errors or warnings, then the summary')
     .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
     .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
     .option('--lang <locale>', 'language of sheet messages: pt-BR or en (default from LANG)')
@@ -82,7 +83,7 @@ export function buildProgram(
       ),
     )
     .action(async (files, o) => {
-      await dispatch('validate', { files, strict: o.strict === true, sheet: o.sheet, format: o.format, lang: o.lang }, globals());
+      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format, lang: o.lang }, globals());
     });
 
   program

@@ -46,6 +46,7 @@ describe('argv to typed input', () => {
   it.each<[string[], CommandName, unknown]>([
     [['validate', 'a.json', 'dir'], 'validate', { files: ['a.json', 'dir'], strict: false }],
     [['validate', '-', '--strict'], 'validate', { files: ['-'], strict: true }],
+    [['validate', 'dir', '-q'], 'validate', { files: ['dir'], strict: false, quiet: true }],
     [['submit', 'p.json', '-f', 'q.json', '--file', 'r.json'], 'submit', { ...submitDefaults, files: ['p.json', 'q.json', 'r.json'] }],
     [
       ['submit', '--file', 'p.json', '--wait', '--timeout', '30', '--listen', '127.0.0.1:5000', '--concurrency', '8'],

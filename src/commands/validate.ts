@@ -16,7 +16,7 @@ export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   const sheets = anySheet ? await import('../flows/sheet-inputs.js') : undefined;
   const lang = sheets?.sheetLang(input.lang, ctx.env);
   // A sheet's rows are many: list only the rows with something to say.
-  const output = createValidationOutput(ctx.io, { strict: input.strict, total: anySheet ? Infinity : sources.length, ...(lang ? { lang } : {}) });
+  const output = createValidationOutput(ctx.io, { strict: input.strict, quiet: input.quiet === true, total: anySheet ? Infinity : sources.length, ...(lang ? { lang } : {}) });
   // One file (or row) at a time, nothing kept but the output: memory stays flat however many.
   // The exit code is that of the first file, in input order, that did not pass.
   let exitCode: number = ExitCode.ok;

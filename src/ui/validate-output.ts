@@ -21,7 +21,7 @@ export interface ValidationOutput {
  * --json: the contract's document, `{"ok", "files"}`, on stdout once every file is known
  * (`ok` comes first). Otherwise people's text on stderr, grouped by file, as it comes.
  */
-export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
+export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang; quiet?: boolean }): ValidationOutput {
   return io.json ? jsonOutput(io) : textOutput(io, options);
 }
 
@@ -71,9 +71,10 @@ function isQuietHeader(r: FileReport): boolean {
   return r.header === true && r.errors.length === 0 && r.warnings.length === 0 && !r.notes?.length;
 }
 
-function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang }): ValidationOutput {
+function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang; quiet?: boolean }): ValidationOutput {
   const t = createTheme(io);
-  const listClean = options.total <= LIST_CLEAN_FILES_UP_TO;
+  // --quiet: only the files with something to say, and the summary (issue 14).
+  const listClean = options.quiet !== true && options.total <= LIST_CLEAN_FILES_UP_TO;
   let pending = '';
   let files = 0;
   let rows = 0;

@@ -168,3 +168,19 @@ describe('CI logs and stored tokens', () => {
     expect(status.stdout).not.toContain('"present":true');
   });
 });
+
+describe('validate --quiet', () => {
+  it('lists only the files with something to say, then the summary', async () => {
+    const folder = join(dir, 'v');
+    mkdirSync(folder);
+    for (let i = 0; i < 3; i++) writeJson(folder, `ok-${i}.json`, bankOnly(`PROP-${2001 + i}`));
+    writeJson(folder, 'bad.json', { ...bankOnly('PROP-2009'), pessoa: { naturalidade: 'X' } });
+    const loud = await runCli(['validate', folder]);
+    expect(loud.stderr).toContain('ok-0.json');
+    const quiet = await runCli(['validate', folder, '--quiet']);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).not.toContain('ok-0.json');
+    expect(quiet.stderr).toContain('bad.json');
+    expect(quiet.stderr).toMatch(/4 files/);
+  });
+});
