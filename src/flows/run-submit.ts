@@ -45,17 +45,11 @@ export interface RunSubmitOptions {
   /** Told when the store imported an old journal.jsonl on opening. */
   onImport?: (report: ImportReport) => void;
   /** Told once the listener (or the store being followed) is ready, before any POST. */
-  onReady?: (waitingOn: string | undefined) => void;
+  onReady?: (waitingOn: { kind: ResultWaiter['mode']['kind']; url: string } | undefined) => void;
   onRetry?: (info: RetryInfo) => void;
   progress?: BatchProgress;
 }
 
-/** How the target line names where results will come from. */
-const WAITING_ON: Record<ResultWaiter['mode']['kind'], string> = {
-  listening: 'listening on',
-  following: 'following the store of `econsig watch` at',
-  store: 'results from the team store',
-};
 
 /** A file that was not sent because it did not validate (or could not be read). */
 export function invalidResult(report: FileReport): SubmitResult {
@@ -134,7 +128,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
           throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'another --listen port that your webhook sender targets');
         }
       }
-      options.onReady?.(waiter ? `${WAITING_ON[waiter.mode.kind]} ${waiter.mode.url}` : undefined);
+      options.onReady?.(waiter ? { kind: waiter.mode.kind, url: waiter.mode.url } : undefined);
       const results = await submitBatch(items, {
         client,
         store,

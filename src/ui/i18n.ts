@@ -34,6 +34,9 @@ const en = {
   duplicateOne: '1 duplicate of a proposal earlier in the batch',
   duplicateMany: '{n} duplicates of a proposal earlier in the batch',
   resultsVia: 'results: {how}',
+  waitListening: 'listening on {url}',
+  waitFollowing: 'following the store of `econsig watch` at {url}',
+  waitStore: 'results from the team store {url}',
   waitingFor: '{file}  waiting for the result of contract {id}',
   answered: '{done}/{total} answered',
   waitingResultOne: ', waiting for 1 result',
@@ -60,6 +63,18 @@ const en = {
   outcome_unavailable: 'unavailable',
   outcome_unknown: 'unknown',
   outcome_skipped: 'skipped',
+  outcomes_invalid: 'invalid',
+  outcomes_accepted: 'accepted',
+  outcomes_approved: 'approved',
+  outcomes_denied: 'denied',
+  outcomes_timeout: 'timeout',
+  outcomes_not_found: 'not_found',
+  outcomes_rejected: 'rejected',
+  outcomes_unauthorized: 'unauthorized',
+  outcomes_rate_limited: 'rate_limited',
+  outcomes_unavailable: 'unavailable',
+  outcomes_unknown: 'unknown',
+  outcomes_skipped: 'skipped',
   // What happened (flows/submit-batch.ts SaidKey)
   accepted: '202 accepted: contract {id}',
   alreadyAccepted: 'already accepted at {when}: contract {id} (from the store, not sent again)',
@@ -112,6 +127,9 @@ const ptBR: Record<MessageKey, string> = {
   duplicateOne: '1 repetida de uma proposta anterior no lote',
   duplicateMany: '{n} repetidas de propostas anteriores no lote',
   resultsVia: 'resultados: {how}',
+  waitListening: 'escutando em {url}',
+  waitFollowing: 'acompanhando o registro do `econsig watch` em {url}',
+  waitStore: 'resultados do registro da equipe {url}',
   waitingFor: '{file}  aguardando o resultado do contrato {id}',
   answered: '{done}/{total} respondidas',
   waitingResultOne: ', aguardando 1 resultado',
@@ -137,6 +155,18 @@ const ptBR: Record<MessageKey, string> = {
   outcome_unavailable: 'indisponível',
   outcome_unknown: 'incerta',
   outcome_skipped: 'não enviada',
+  outcomes_invalid: 'inválidas',
+  outcomes_accepted: 'aceitas',
+  outcomes_approved: 'aprovadas',
+  outcomes_denied: 'negadas',
+  outcomes_timeout: 'sem resultado',
+  outcomes_not_found: 'não encontradas',
+  outcomes_rejected: 'recusadas',
+  outcomes_unauthorized: 'não autorizadas',
+  outcomes_rate_limited: 'limite excedido',
+  outcomes_unavailable: 'indisponíveis',
+  outcomes_unknown: 'incertas',
+  outcomes_skipped: 'não enviadas',
   accepted: '202 aceita: contrato {id}',
   alreadyAccepted: 'já aceita em {when}: contrato {id} (do registro local, não enviada de novo)',
   alreadyApproved: 'já aprovada: contrato {id} (enviada em {when}; do registro local, não enviada de novo)',
@@ -181,7 +211,7 @@ export function submissions(lang: Lang, n: number): string {
   return tr(lang, n === 1 ? 'submissionOne' : 'submissionMany');
 }
 
-/** An outcome of the --json contract, as people read it. */
-export function outcomeName(lang: Lang, outcome: Outcome): string {
-  return tr(lang, `outcome_${outcome}` as MessageKey);
+/** An outcome of the --json contract, as people read it (for `n` of them). */
+export function outcomeName(lang: Lang, outcome: Outcome, n = 1): string {
+  return tr(lang, `${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
 }

@@ -47,7 +47,7 @@ function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
 }
 
 /** Announce profile and base URL on stderr before anything is sent (docs/cli-contract.md). */
-export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: string }): void {
+export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: { kind: 'listening' | 'following' | 'store'; url: string } }): void {
   const t = createTheme(io);
   const lang = langOfIo(io);
   const notSent = [
@@ -57,7 +57,10 @@ export function renderTarget(io: Io, target: { profile: string; baseUrl: string;
   const rest = notSent.length ? tr(lang, 'notSent', { list: notSent.join(', ') }) : '';
   const line = tr(lang, 'target', { n: target.count, submissions: submissions(lang, target.count), url: t.strong(target.baseUrl), profile: t.strong(target.profile) });
   say(io, `${t.muted('→')} ${line}${rest}\n`);
-  if (target.wait) say(io, `${t.muted('→')} ${tr(lang, 'resultsVia', { how: target.wait })}\n`);
+  if (target.wait) {
+    const how = tr(lang, target.wait.kind === 'listening' ? 'waitListening' : target.wait.kind === 'following' ? 'waitFollowing' : 'waitStore', { url: target.wait.url });
+    say(io, `${t.muted('→')} ${tr(lang, 'resultsVia', { how })}\n`);
+  }
 }
 
 export function renderSaved(io: Io, path: string): void {
@@ -215,7 +218,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
 function summaryLine(results: readonly SubmitResult[], lang: Lang, interrupted: boolean): string {
   const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome)}`);
+  const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome, n)}`);
   return `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
 }
 

@@ -184,3 +184,24 @@ describe('validate --quiet', () => {
     expect(quiet.stderr).toMatch(/4 files/);
   });
 });
+
+describe('submit in Portuguese (LANG=pt_BR.UTF-8), with --wait', () => {
+  it('the target, each line, the results and the summary are in Portuguese; --json stays English', async () => {
+    const port = await freePort();
+    sbx = await startCountedSandbox({ delayMs: 200, webhookUrl: `http://127.0.0.1:${port}/webhook` });
+    const folder = batch(3);
+    writeJson(folder, 'copy.json', bankOnly('PROP-2001'));
+    const env = { ...cliEnv(home, sbx.sandbox.url, sbx.sandbox.token), LANG: 'pt_BR.UTF-8' };
+    const run = await runCli(['submit', folder, '--wait', '--listen', `127.0.0.1:${port}`, '--timeout', '10'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/→ 3 submissões para enviar a .* \(perfil default\); não enviadas: 1 repetida/);
+    expect(run.stderr).toContain(`→ resultados: escutando em http://127.0.0.1:${port}/webhook`);
+    expect(run.stderr).toMatch(/aceita {2}202 aceita: contrato /);
+    expect(run.stderr).toMatch(/aprovada {2}contrato \S+ aprovado/);
+    expect(run.stderr).toContain('4 submissões: 4 aprovadas');
+    const english = run.stderr.replace(/\S*\/\S*/g, '').match(/\b(the|submission|submissions|accepted|approved|waiting|listening|results|profile|contract|sent)\b/gi);
+    expect(english, run.stderr).toBeNull();
+    const json = await runCli(['submit', folder, '--json'], { env });
+    expect(parseSubmitJson(json.stdout).results.map((r) => r.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+  });
+});
