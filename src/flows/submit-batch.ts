@@ -113,8 +113,11 @@ export type SaidKey =
   | 'resultDenied'
   | 'resultCancelled'
   | 'noResultWithin'
-  | 'stoppedWaiting';
-export type SaidHintKey = 'hintRejected' | 'hintNotFound' | 'hintRateLimited' | 'hintInterrupted' | 'hintAlsoIn' | 'hintTimeout';
+  | 'stoppedWaiting'
+  | 'mayExist'
+  | 'heldUnanswered'
+  | 'heldUnknown';
+export type SaidHintKey = 'hintCheck' | 'hintRejected' | 'hintNotFound' | 'hintRateLimited' | 'hintInterrupted' | 'hintAlsoIn' | 'hintTimeout';
 
 /** Say it: the key for people's text, and the hint's key. */
 function said(result: SubmitResult, key: SaidKey, values?: Said['values'], hintKey?: SaidHintKey, hintValues?: Said['values']): SubmitResult {
@@ -220,12 +223,12 @@ export function outcomeOfError(
         'Fix what the service names and send again. "In progress" means an earlier contract of this worker is not finished yet.'), 'rejected', { status: error.status }, 'hintRejected');
     }
     if (error instanceof ServerError) {
-      return withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id));
+      return said(withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
     }
     if (error instanceof UndocumentedAnswerError) {
       const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
       return may
-        ? withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id))
+        ? said(withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
         : withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`,
             'Check the base URL (`econsig config get base-url`): this does not look like the contract service.');
     }
@@ -234,7 +237,7 @@ export function outcomeOfError(
   if (error instanceof AbortedError) {
     partial.attempts = error.attempts;
     return error.sent
-      ? withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id))
+      ? said(withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
       : withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
   }
   // A token that could not be renewed mid-batch: the POST never left.
@@ -251,7 +254,7 @@ export function outcomeOfError(
       return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
         unreachableHint ?? 'Nothing was sent. Check the base URL and the network, then send again.'), 'unavailable');
     }
-    return withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id));
+    return said(withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
   }
   throw error;
 }
@@ -269,10 +272,10 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
   partial.idContrato = contract;
   const forceHint = 'Use --force only once you know a second contract is what you want.';
   if (earlier.answer === null) {
-    return withOutcome(partial, 'skipped', `not sent: proposal ${id} was claimed at ${when} and has no answer recorded: another econsig run is sending it, or one was cut short and it may have arrived`, checkHint(id));
+    return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} was claimed at ${when} and has no answer recorded: another econsig run is sending it, or one was cut short and it may have arrived`, checkHint(id)), 'heldUnanswered', { id, when }, 'hintCheck', { id });
   }
   if (earlier.answer.outcome === 'unknown') {
-    return withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id));
+    return said(withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id)), 'heldUnknown', { id, when }, 'hintCheck', { id });
   }
   const approved = earlier.result?.outcome === 'approved';
   if (earlier.bodyHash === hash) {
