@@ -26,6 +26,26 @@ interface StreamWorksheet extends AsyncIterable<StreamRow> {
  * spaces ignored). Row numbers are the sheet's own; rows Excel did not store are absent.
  */
 export async function* readXlsxRows(input: string | Readable, sheet: string | undefined): AsyncGenerator<RawRow> {
+  // exceljs's streaming reader loses, now and then, the workbook part that Excel and exceljs
+  // store last, and then fails on a sound file with "reading 'sheets'" (exceljs issue #3064,
+  // a race in its single pass over the zip; open upstream). A file is read again, at most
+  // twice more, as long as no row has been handed on; standard input cannot be read twice.
+  for (let attempt = 1; ; attempt++) {
+    let handedOn = false;
+    try {
+      for await (const row of readXlsxRowsOnce(input, sheet)) {
+        handedOn = true;
+        yield row;
+      }
+      return;
+    } catch (error) {
+      const lostWorkbook = error instanceof SheetReadError && error.problem.kind === 'bad-xlsx' && /reading 'sheets'/.test(error.problem.reason);
+      if (!lostWorkbook || handedOn || typeof input !== 'string' || attempt === 3) throw error;
+    }
+  }
+}
+
+async function* readXlsxRowsOnce(input: string | Readable, sheet: string | undefined): AsyncGenerator<RawRow> {
   const ExcelJS = await loadExcelJs();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input as string, {
     sharedStrings: 'cache',
