@@ -13,8 +13,8 @@ import autocannon from 'autocannon';
 import { bin, median, root, runNode, table } from './lib.mjs';
 
 const COUNT = 5_000;
-// autocannon runs by duration (its `amount` mode only notices the end on a 1 s tick), with
-// bodies it never repeats, so every request takes the sandbox's 202 path as econsig's do.
+// autocannon sends each of these bodies once (its `amount`), so every request takes the
+// sandbox's 202 path as econsig's do; a body sent twice would be a 422 (in progress).
 const EXTRA = 60_000;
 
 function cpfFrom(nine) {
@@ -81,11 +81,11 @@ async function autocannonRate(dir, bodies, connections) {
       url: `${sandbox.baseUrl}/api/v1/e-consignado/contratos`,
       method: 'POST',
       connections,
-      duration: 3,
+      amount: bodies.length,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.token}` },
       requests: [{ setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }) }],
     });
-    if (result.non2xx > 0) throw new Error(`autocannon got ${result.non2xx} non-2xx answers: raise EXTRA`);
+    if (result.non2xx > 0) throw new Error(`autocannon got ${result.non2xx} non-2xx answers`);
     return result.requests.average;
   } finally {
     await sandbox.stop();
