@@ -28,10 +28,17 @@ if (only === '--version' || only === '-V') {
 } else if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  // Until main answers, a run that ends without its answer (a bug) must not look like success.
-  process.exitCode = 70;
+  // A run that ends without main's answer (a bug: it awaited something that never settles,
+  // which Node ends with 13, or something called process.exit(0)) exits 70, econsig's code
+  // for a bug; a deliberate exit (130 on a second Ctrl-C) keeps its code. Not by presetting
+  // process.exitCode: commander's help() reads it to choose its own exit code.
+  let answered = false;
+  process.on('exit', (code) => {
+    if (!answered && (code === 0 || code === 13)) process.exitCode = 70;
+  });
   const { main } = await import('../dist/bundle/main.js');
   process.exitCode = await main(process.argv);
+  answered = true;
 }
 
 /** dist/help.txt, or undefined when a build has none (commander then renders the help). */

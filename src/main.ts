@@ -97,9 +97,9 @@ const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'comman
 /** The one error boundary: message, cause and hint once; a stack only with --verbose. */
 async function renderFailure(error: unknown, io: Io, json: boolean): Promise<number> {
   if (error instanceof CommanderError) {
-    // Help and version exit 0; every other commander error is a usage error (2), not 1. By
-    // code, not exitCode: commander's help() takes process.exitCode, which bin/econsig.js
-    // sets to 70 until main answers (so `econsig help` exited 2, issue 14).
+    // `help <no such command>` prints the help as an error: commander's exitCode 1.
+    if (error.code === 'commander.help' && error.exitCode === 1) return ExitCode.usage;
+    // Help and version exit 0; every other commander error is a usage error (2), not 1.
     if (error.exitCode === 0 || HELP_CODES.has(error.code)) return ExitCode.ok;
     // commander has written its message to stderr; --json still gets its one document.
     if (json) {

@@ -143,6 +143,13 @@ describe('help', () => {
     expect(run.code, run.stderr).toBe(0);
     if (args.length > 1) expect(run.stdout).toMatch(/Global Options:[^]*--profile <name>/);
   });
+
+  it('econsig help <no such command> is a usage error: exit 2, the help on stderr', async () => {
+    const run = await runCli(['help', 'nosuch']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Usage: econsig');
+  });
 });
 
 describe('CI logs and stored tokens', () => {
