@@ -201,7 +201,8 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
     io.stdout.write(`${JSON.stringify(doc)}\n`);
     // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
     const failed = results.filter((r) => !isSuccess(r.outcome));
-    const lines = failed.map((r) => `✗ ${entryLabel(r)}  ${r.outcome}  ${r.message}`);
+    // An invalid file also names its fields (the first five), so the log says what to fix.
+    const lines = failed.flatMap((r) => [`✗ ${entryLabel(r)}  ${r.outcome}  ${r.message}`, ...r.errors.slice(0, 5).map((e) => `    ${e.path}: ${e.message}`)]);
     if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, 'en', extra.interrupted));
     if (lines.length) say(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return;

@@ -153,6 +153,16 @@ describe('help', () => {
 });
 
 describe('CI logs and stored tokens', () => {
+  it('--json: an invalid file is named on stderr with the fields to fix', async () => {
+    const bad = bankOnly('PROP-2001');
+    bad.pessoa.endereco.cep = '0131010';
+    const file = writeJson(dir, 'bad-cep.json', bad);
+    const run = await runCli(['submit', file, '--json'], { env: cliEnv(home, 'http://127.0.0.1:9', 'x') });
+    expect(run.code).toBe(1);
+    expect(parseSubmitJson(run.stdout).results[0]!.outcome).toBe('invalid');
+    expect(run.stderr).toMatch(/✗ .*bad-cep\.json {2}invalid .*\n {4}pessoa\.endereco\.cep: must be 8 digits/);
+  });
+
   it('--json: stdout is the document alone, and stderr names each file that failed, with why, and the counts', async () => {
     sbx = await startCountedSandbox();
     const folder = join(dir, 'ci');
