@@ -1,7 +1,8 @@
 // Shared helpers for the benches: run a command, time it, read its peak memory.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,4 +35,23 @@ export function range(values) {
 export function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ')).join('\n');
+}
+
+/**
+ * `econsig sandbox --port 0 --json ...args` in its own process: its base URL and token (the
+ * first stdout line), and stop(). Its log is drained.
+ */
+export async function startSandboxProcess(args) {
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', ...args], {
+    env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  lines.on('line', () => undefined);
+  const { baseUrl, token } = JSON.parse(first);
+  return { baseUrl, token, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }

@@ -4,32 +4,15 @@
 // import of a 1,000,000-contract journal.jsonl (goal: under 60 s and 200 MiB).
 // The big store is seeded with SQL directly (not through the CLI), in the schema the CLI
 // created. BENCH_STORE_ROWS changes the size (e.g. 100000 for a quick run).
-import { spawn } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
-import { bin, median, range, root, runNode, table } from './lib.mjs';
+import { bin, startSandboxProcess, median, range, root, runNode, table } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_STORE_ROWS ?? 1_000_000);
 const RUNS = 15;
 
-/** A sandbox in its own process; contracts stay in progress for an hour. */
-async function startSandboxProcess(catalogue) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--delay', '3600', '--proposals', catalogue, '--json', '--webhook-url', 'http://127.0.0.1:9/none'], {
-    env: { ...process.env, CI: '1', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-  lines.on('line', () => undefined);
-  const { baseUrl, token } = JSON.parse(first);
-  return { baseUrl, token, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
-}
 
 const uuidOf = (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
@@ -94,7 +77,7 @@ export async function benchStore() {
       return path;
     };
 
-    const sandbox = await startSandboxProcess(catalogue);
+    const sandbox = await startSandboxProcess(['--delay', '3600', '--proposals', catalogue, '--webhook-url', 'http://127.0.0.1:9/none']);
     const empty = join(dir, 'empty');
     const big = join(dir, 'big');
     let seedMs;

@@ -3,14 +3,12 @@
 // BENCH_CONCURRENCY=1,8,32 for more), side by side with autocannon and a bare undici Pool
 // posting the same bodies to a fresh sandbox in the same run. Goals: at concurrency 8,
 // >= 0.6x the bare Pool's rate, under 150 MiB.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
-import { bin, median, root, runNode, table } from './lib.mjs';
+import { bin, startSandboxProcess, median, root, runNode, table } from './lib.mjs';
 
 const COUNT = 5_000;
 // autocannon sends each of these bodies once (its `amount`), so every request takes the
@@ -50,31 +48,12 @@ function prepare(dir) {
 }
 
 /** A sandbox in its own process; contracts stay in progress for an hour (no webhooks during the run). */
-async function startSandboxProcess(dir) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--delay', '3600', '--proposals', join(dir, 'catalogue.json'), '--json', '--webhook-url', 'http://127.0.0.1:9/none'], {
-    env: { ...process.env, CI: '1', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-  lines.on('line', () => undefined); // keep draining its log
-  const { baseUrl, token } = JSON.parse(first);
-  return {
-    baseUrl,
-    token,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+function startSandboxFor(dir) {
+  return startSandboxProcess(['--delay', '3600', '--proposals', join(dir, 'catalogue.json'), '--webhook-url', 'http://127.0.0.1:9/none']);
 }
 
 async function autocannonRate(dir, bodies, connections) {
-  const sandbox = await startSandboxProcess(dir);
+  const sandbox = await startSandboxFor(dir);
   try {
     let i = 0;
     const result = await autocannon({
@@ -121,7 +100,7 @@ Promise.all(Array.from({ length: Number(c) }, worker)).then(async () => {
 `;
 
 async function barePoolRate(dir, concurrency) {
-  const sandbox = await startSandboxProcess(dir);
+  const sandbox = await startSandboxFor(dir);
   try {
     const r = runNode(['-e', BARE_POOL, join(root, 'node_modules/undici/index.js'), join(dir, 'files'), sandbox.baseUrl, sandbox.token, String(concurrency)], { stdout: 'pipe' });
     const out = JSON.parse(r.stdout);
@@ -133,7 +112,7 @@ async function barePoolRate(dir, concurrency) {
 }
 
 async function econsigRate(dir, concurrency) {
-  const sandbox = await startSandboxProcess(dir);
+  const sandbox = await startSandboxFor(dir);
   const home = mkdtempSync(join(tmpdir(), 'econsig-bench-'));
   try {
     const r = runNode([bin, 'submit', join(dir, 'files'), '--concurrency', String(concurrency), '--json'], {

@@ -2,13 +2,11 @@
 // (issue 14). Waiting must not hold a slot: the batch should take about the send time of
 // the same batch without --wait, plus the 1 s of one result. Slots held while waiting
 // would take at least 40 / 4 x 1 s = 10 s.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { bin, median, root, runNode, table } from './lib.mjs';
+import { bin, startSandboxProcess, median, root, runNode, table } from './lib.mjs';
 
 const COUNT = 40;
 const CONCURRENCY = 4;
@@ -25,24 +23,10 @@ function freePort() {
   });
 }
 
-async function startSandbox(webhookPort) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--delay', String(DELAY_S), '--json', '--webhook-url', `http://127.0.0.1:${webhookPort}/webhook`], {
-    env: { ...process.env, CI: '1', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-  lines.on('line', () => undefined);
-  const { baseUrl, token } = JSON.parse(first);
-  return { baseUrl, token, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
-}
 
 async function once(files, wait) {
   const port = await freePort();
-  const sandbox = await startSandbox(port);
+  const sandbox = await startSandboxProcess(['--delay', String(DELAY_S), '--webhook-url', `http://127.0.0.1:${port}/webhook`]);
   const home = mkdtempSync(join(tmpdir(), 'econsig-bench-wait-'));
   try {
     const args = [bin, 'submit', files, '--concurrency', String(CONCURRENCY), '--json'];

@@ -1,70 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
-// Runs the built binary: `npx tsc -p .` (or `npm test`) first.
-const BIN = fileURLToPath(new URL('../../bin/econsig.js', import.meta.url));
+import { killWatches, startWatch, type WatchProcess } from './watch-process.js';
 
 let home: string;
-const children: ChildProcess[] = [];
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'econsig-e2e-watch-'));
 });
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  killWatches();
   rmSync(home, { recursive: true, force: true });
 });
 
-interface Run {
-  child: ChildProcess;
-  lines: string[];
-  stderr: () => string;
-  exit: Promise<number | null>;
-  nextLine: () => Promise<string>;
+/** `econsig watch` on this test's home (test/e2e/watch-process.ts). */
+function watch(args: string[], env: Record<string, string> = {}): WatchProcess {
+  return startWatch(args, { ECONSIG_HOME: home, ...env });
 }
 
-function watch(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, [BIN, 'watch', ...args], {
-    env: { PATH: process.env.PATH ?? '', CI: '1', NO_COLOR: '1', ECONSIG_HOME: home, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const lines: string[] = [];
-  let buffered = '';
-  let err = '';
-  let waiters: Array<() => void> = [];
-  let read = 0;
-  child.stdout!.on('data', (d: Buffer) => {
-    buffered += d.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop() ?? '';
-    lines.push(...parts);
-    for (const w of waiters.splice(0)) w();
-  });
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const nextLine = async (): Promise<string> => {
-    const deadline = Date.now() + 5000;
-    while (lines.length <= read) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no stdout line; stderr: ${err}`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-    return lines[read++]!;
-  };
-  return { child, lines, stderr: () => err, exit, nextLine };
-}
-
-async function handshake(run: Run): Promise<string> {
+async function handshake(run: WatchProcess): Promise<string> {
   const first = JSON.parse(await run.nextLine()) as { event: string; url: string };
   expect(first.event).toBe('listening');
   expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
