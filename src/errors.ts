@@ -65,11 +65,3 @@ export class InterruptedError extends EconsigError {
     this.name = 'InterruptedError';
   }
 }
-
-/** The operator pressed Ctrl-C at a prompt. */
-export class CancelledError extends EconsigError {
-  constructor(message = 'Cancelled.') {
-    super(message, { exitCode: ExitCode.interrupted });
-    this.name = 'CancelledError';
-  }
-}

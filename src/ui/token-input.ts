@@ -2,7 +2,7 @@
  * Getting a token from a person or a pipe. Never echoes it; never waits on a terminal
  * that nobody will type EOF into (cli/cli #2536, docs/peer-clis.md §2.3).
  */
-import { CancelledError, UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { InStream, Io } from './io.js';
 
 /** A token larger than this is surely the wrong input (a file piped by mistake). */
@@ -26,7 +26,7 @@ export async function readTokenFromStdin(stdin: InStream, what: { flag: string; 
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-/** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → CancelledError. */
+/** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → InterruptedError (exit 130). */
 export async function promptToken(io: Io, profile: string, name = 'token'): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   try {
@@ -41,7 +41,7 @@ export async function promptToken(io: Io, profile: string, name = 'token'): Prom
     return answer.trim();
   } catch (error) {
     // @inquirer/core throws ExitPromptError on Ctrl-C; matched by name to avoid importing core.
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError('Login cancelled.');
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError('Login cancelled.');
     throw error;
   }
 }
