@@ -18,7 +18,7 @@ import {
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
-import { langOf, submissions, tr } from '../ui/i18n.js';
+import { langOf, submissions, tr } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';

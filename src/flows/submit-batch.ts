@@ -74,7 +74,7 @@ export interface SubmitResult {
   message: string;
   /** What to do next, when something went wrong. */
   hint?: string;
-  /** `message` and `hint` as keys of the people's catalogue (ui/i18n.ts), where one exists. */
+  /** `message` and `hint` as keys of the people's catalogue (i18n/), where one exists. */
   said?: Said;
   hintSaid?: { key: SaidHintKey; values?: Said['values'] };
   exitCode: ExitCode;
@@ -88,7 +88,7 @@ export interface SubmitResult {
 }
 
 /**
- * What happened, as a key of the people's message catalogue (ui/i18n.ts) and its values, so
+ * What happened, as a key of the people's message catalogue (i18n/) and its values, so
  * the terminal can say it in the reader's language; `message` stays the English record
  * (--json, the store).
  */

@@ -1,5 +1,5 @@
 import { EconsigError, ExitCode } from '../errors.js';
-import { tr } from './i18n.js';
+import { tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { wrapText } from './wrap.js';
 import { createTheme } from './theme.js';

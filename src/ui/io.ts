@@ -3,7 +3,7 @@
  * animate or colour. Built once at start-up from the environment, the streams and the
  * global flags (docs/design.md habit 7). Import-light: no chalk, no ora here.
  */
-import { type Lang, langOf } from './i18n.js';
+import { type Lang, langOf } from '../i18n/index.js';
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
 }
@@ -26,7 +26,7 @@ export interface Io {
   /** stdout carries one JSON document; people's text goes to stderr. */
   readonly json: boolean;
   readonly verbose: boolean;
-  /** People's language (ui/i18n.ts): from the locale, or a command's --lang. English when absent. */
+  /** People's language (i18n/): from the locale, or a command's --lang. English when absent. */
   readonly lang?: Lang;
 }
 

@@ -5,7 +5,7 @@
  * (docs/performance.md). Prompts draw on stderr, so stdout stays for data.
  */
 import { InterruptedError, UsageError } from '../errors.js';
-import { type Lang, tr } from './i18n.js';
+import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {

@@ -2,7 +2,7 @@ import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
-import { type Lang, outcomeName, submissions, tr } from './i18n.js';
+import { type Lang, outcomeName, submissions, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';

@@ -10,7 +10,7 @@ import type { Issue } from '../../domain/normalize.js';
 import { cnhProblem, ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { langOf } from '../i18n.js';
+import { langOf } from '../../i18n/index.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';

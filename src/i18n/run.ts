@@ -1,22 +1,8 @@
 /**
- * The people's message catalogue: every text of the submit run that a person reads, in
- * English and Brazilian Portuguese (issue 14). The wizard's own words are in
- * ui/wizard/messages.ts, in pairs. A typed catalogue rather than i18next: two languages,
- * no plural rules beyond one/many, no runtime loading; the compiler refuses a key missing
- * from one language (Record<Key, string>), and test/unit/ui/i18n.test.ts checks the
- * placeholders match. --json keeps English field names and codes; only people's text here.
+ * The submit run's texts (target line, progress, outcomes, hints, confirm prompts) in
+ * English and Brazilian Portuguese. Part of the one catalogue of i18n/index.ts.
  */
-import type { Outcome } from '../domain/outcome.js';
-
-export type Lang = 'pt-BR' | 'en';
-
-/** `--lang` when given, else the first of LC_ALL, LC_MESSAGES, LANG that is set: Portuguese or English. */
-export function langOf(flag: string | undefined, env: Record<string, string | undefined>): Lang {
-  const locale = flag ?? [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '');
-  return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
-}
-
-const en = {
+export const en = {
   // Labels
   hintLabel: 'hint:',
   warningLabel: 'warning:',
@@ -113,9 +99,7 @@ const en = {
   confirmSend: 'Send {n} {submissions} to {url} (profile {profile})?',
 } as const;
 
-export type MessageKey = keyof typeof en;
-
-const ptBR: Record<MessageKey, string> = {
+export const ptBR: Record<keyof typeof en, string> = {
   hintLabel: 'dica:',
   warningLabel: 'aviso:',
   errorLabel: 'erro:',
@@ -206,20 +190,3 @@ const ptBR: Record<MessageKey, string> = {
   interruptedNothingSent: 'Interrompido; nada foi enviado.',
   confirmSend: 'Enviar {n} {submissions} a {url} (perfil {profile})?',
 };
-
-export const CATALOGUE: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, 'pt-BR': ptBR };
-
-/** A text of the catalogue with its `{name}` placeholders filled. */
-export function tr(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
-}
-
-/** "submission" or "submissions" in `lang`, for `n`. */
-export function submissions(lang: Lang, n: number): string {
-  return tr(lang, n === 1 ? 'submissionOne' : 'submissionMany');
-}
-
-/** An outcome of the --json contract, as people read it (for `n` of them). */
-export function outcomeName(lang: Lang, outcome: Outcome, n = 1): string {
-  return tr(lang, `${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
-}

@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, langOf, tr } from '../../../src/ui/i18n.js';
-import { TEXT } from '../../../src/ui/wizard/messages.js';
+import { AREA_KEYS, CATALOGUE, langOf, tr } from '../../src/i18n/index.js';
+import { TEXT } from '../../src/ui/wizard/messages.js';
 
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
 
-describe('the message catalogue (ui/i18n.ts)', () => {
+describe('the message catalogue (i18n/)', () => {
   it('has the same keys in English and Portuguese', () => {
     expect(Object.keys(CATALOGUE['pt-BR']).sort()).toEqual(Object.keys(CATALOGUE.en).sort());
+  });
+
+  it('defines each key in one area only', () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [area, keys] of Object.entries(AREA_KEYS)) {
+      for (const key of keys) {
+        if (seen.has(key)) twice.push(`${key}: ${seen.get(key)} and ${area}`);
+        seen.set(key, area);
+      }
+    }
+    expect(twice).toEqual([]);
   });
 
   it.each(Object.keys(CATALOGUE.en))('%s: the same placeholders in both languages, and a Portuguese text of its own', (key) => {
