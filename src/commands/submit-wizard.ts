@@ -38,7 +38,7 @@ async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFi
     const sheets = await import('../flows/sheet-inputs.js');
     return sheets.documentOfRow(source, input.row, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format });
   }
-  const loaded = source ? loadSource(source, options.stdin) : undefined;
+  const loaded = source ? loadSource(source, options.stdin, options.lang) : undefined;
   if (!loaded?.ok) {
     const why = loaded?.errors.map((e) => e.message).join('; ') ?? 'nothing to read';
     throw new UsageError(`cannot pre-fill from ${input.files[0]}: ${why}`, 'Fix the file, or run the wizard without it.');

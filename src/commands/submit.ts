@@ -50,7 +50,7 @@ export async function run(input: SubmitInput, given: Context): Promise<number> {
   const { io } = ctx;
   const now = new Date();
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
-  const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
+  const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true, lang: io.lang };
   const sending: Sending = { input, ctx, settings, now, notices: [] };
 
   const fromWizard = input.files.length === 0 || input.interactive;

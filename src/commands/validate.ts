@@ -4,12 +4,13 @@ import { expandInputs } from '../flows/inputs.js';
 import { checkSource } from '../flows/validate-files.js';
 import { sheetFormatOf } from '../sheets/kind.js';
 import { createValidationOutput } from '../ui/validate-output.js';
+import { langOf } from '../i18n/index.js';
 
 export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   if (input.files.length === 0) {
     throw new UsageError('no file to validate', 'name files or folders, or - for stdin: econsig validate proposal.json');
   }
-  const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict };
+  const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict, lang: langOf(input.lang, ctx.env) };
   const sources = expandInputs(input.files, options.cwd);
   const anySheet = sources.some((s) => sheetFormatOf(s.file, input.format) !== undefined);
   // Only a sheet loads the sheet code (and exceljs with it).

@@ -1,7 +1,9 @@
 /**
  * Brazilian data rules, pure and dependency-free. Sources are in
- * docs/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT).
+ * docs/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT). A refusal is a
+ * key of the message catalogue (i18n/rules.ts), said in the reader's language by the caller.
  */
+import type { Said } from '../i18n/index.js';
 
 // Patterns as constants, not literals in the functions: a regex literal is a new RegExp
 // object each time it is evaluated, and these run for every file of a batch.
@@ -137,7 +139,7 @@ export function localIsoDate(now: Date): string {
 
 export type PhoneCheck =
   | { ok: true; kind: 'mobile' | 'landline' | 'foreign' }
-  | { ok: false; reason: string };
+  | { ok: false; reason: Said };
 
 /**
  * A phone in international form `+<digits>`. For +55 the area code must exist and the
@@ -145,32 +147,32 @@ export type PhoneCheck =
  */
 export function checkPhone(value: string): PhoneCheck {
   if (!PLUS_DIGITS.test(value)) {
-    return { ok: false, reason: 'must be "+" followed by digits only' };
+    return { ok: false, reason: { key: 'rule.phone.plusDigits' } };
   }
   const digits = value.slice(1);
-  if (digits.length > 15) return { ok: false, reason: 'has more than 15 digits (E.164 limit)' };
-  if (digits[0] === '0') return { ok: false, reason: 'country code cannot start with 0' };
+  if (digits.length > 15) return { ok: false, reason: { key: 'rule.phone.tooLong' } };
+  if (digits[0] === '0') return { ok: false, reason: { key: 'rule.phone.countryZero' } };
   if (!digits.startsWith('55')) {
-    return digits.length >= 8 ? { ok: true, kind: 'foreign' } : { ok: false, reason: 'is too short' };
+    return digits.length >= 8 ? { ok: true, kind: 'foreign' } : { ok: false, reason: { key: 'rule.phone.tooShort' } };
   }
   const national = digits.slice(2);
   if (national.startsWith('0')) {
-    return { ok: false, reason: 'has a trunk 0 after +55; drop it (+55 then the 2-digit area code)' };
+    return { ok: false, reason: { key: 'rule.phone.trunkZero' } };
   }
   if (national.length !== 10 && national.length !== 11) {
-    return { ok: false, reason: 'must have +55, a 2-digit area code and an 8- or 9-digit number' };
+    return { ok: false, reason: { key: 'rule.phone.shape' } };
   }
   const ddd = national.slice(0, 2);
-  if (!isDdd(ddd)) return { ok: false, reason: `area code ${ddd} does not exist in Brazil` };
+  if (!isDdd(ddd)) return { ok: false, reason: { key: 'rule.phone.ddd', values: { ddd } } };
   const subscriber = national.slice(2);
   if (subscriber.length === 9) {
     return subscriber[0] === '9'
       ? { ok: true, kind: 'mobile' }
-      : { ok: false, reason: 'a 9-digit number must be a mobile starting with 9' };
+      : { ok: false, reason: { key: 'rule.phone.mobile' } };
   }
   return LANDLINE_START.test(subscriber)
     ? { ok: true, kind: 'landline' }
-    : { ok: false, reason: 'an 8-digit number must be a landline starting with 2 to 5 (mobiles have 9 digits)' };
+    : { ok: false, reason: { key: 'rule.phone.landline' } };
 }
 
 /** Pix key types the service accepts (docs/service.md 2.5), plus the ones we recognise to refuse. */
@@ -191,43 +193,39 @@ export function detectPixKeyType(value: string): PixKeyType {
   return 'unknown';
 }
 
-export type PixKeyCheck = { ok: true; type: 'email' | 'phone' | 'cpf' | 'evp' } | { ok: false; reason: string };
+export type PixKeyCheck = { ok: true; type: 'email' | 'phone' | 'cpf' | 'evp' } | { ok: false; reason: Said };
 
 /** The DICT rule for each key type the service accepts: e-mail, phone, CPF, random key. */
 export function checkPixKey(value: string): PixKeyCheck {
-  if (value.length > 77) return { ok: false, reason: 'is longer than 77 characters (DICT limit)' };
+  if (value.length > 77) return { ok: false, reason: { key: 'rule.pix.tooLong' } };
   switch (detectPixKeyType(value)) {
     case 'email':
-      if (value !== value.toLowerCase()) return { ok: false, reason: 'an e-mail key must be lower case' };
-      if (value.includes('%')) return { ok: false, reason: 'an e-mail key cannot contain "%"' };
+      if (value !== value.toLowerCase()) return { ok: false, reason: { key: 'rule.pix.emailCase' } };
+      if (value.includes('%')) return { ok: false, reason: { key: 'rule.pix.emailPercent' } };
       return PIX_EMAIL.test(value) && DOTTED_DOMAIN.test(value)
         ? { ok: true, type: 'email' }
-        : { ok: false, reason: 'is not a valid e-mail key, e.g. "maria@example.com"' };
+        : { ok: false, reason: { key: 'rule.pix.email' } };
     case 'phone': {
       const phone = checkPhone(value);
-      if (!phone.ok) return { ok: false, reason: `phone key ${phone.reason}` };
+      if (!phone.ok) return { ok: false, reason: { key: 'rule.pix.phone', values: { reason: phone.reason } } };
       if (phone.kind !== 'mobile') {
-        return { ok: false, reason: 'a phone key must be a Brazilian mobile: +55, area code, 9 digits starting with 9' };
+        return { ok: false, reason: { key: 'rule.pix.phoneMobile' } };
       }
       return { ok: true, type: 'phone' };
     }
     case 'evp':
-      if (!EVP.test(value)) return { ok: false, reason: 'a random key must be lower case' };
-      if (ALL_ZERO_KEY.test(value)) return { ok: false, reason: 'the all-zero random key is not a real key' };
+      if (!EVP.test(value)) return { ok: false, reason: { key: 'rule.pix.randomCase' } };
+      if (ALL_ZERO_KEY.test(value)) return { ok: false, reason: { key: 'rule.pix.randomZero' } };
       return { ok: true, type: 'evp' };
     case 'cpf': {
       if (isValidCpf(value)) return { ok: true, type: 'cpf' };
       // DICT reads 11 digits as a CPF; a mobile number needs its +55 to be a phone key.
-      const mobile = isDdd(value.slice(0, 2)) && value[2] === '9' ? `; if it is a phone key, write it as "+55${value}"` : '';
-      return { ok: false, reason: `is 11 digits but not a valid CPF (check digits do not match)${mobile}` };
+      const mobile = isDdd(value.slice(0, 2)) && value[2] === '9';
+      return { ok: false, reason: mobile ? { key: 'rule.pix.cpfOrPhone', values: { value } } : { key: 'rule.pix.cpf' } };
     }
     case 'cnpj':
-      return { ok: false, reason: 'looks like a CNPJ key; the service takes e-mail, phone, CPF or random keys only' };
+      return { ok: false, reason: { key: 'rule.pix.cnpj' } };
     case 'unknown':
-      return {
-        ok: false,
-        reason:
-          'is not a Pix key: use an e-mail, a phone "+5511987654321", a CPF "52998224725" or a random key (UUID)',
-      };
+      return { ok: false, reason: { key: 'rule.pix.unknown' } };
   }
 }

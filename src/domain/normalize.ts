@@ -7,6 +7,7 @@ import * as z from './zod.js';
 import { isDdd, isValidCpf } from './brazil.js';
 import type { Issue } from './issue.js';
 import { suggest } from '../suggest.js';
+import { type Lang, type MessageKey, tr } from '../i18n/index.js';
 import { type FieldPath, submissionSchema } from './submission.js';
 
 export type { Issue } from './issue.js';
@@ -53,31 +54,34 @@ const SHORT_AGENCIA = /^\d{1,3}$/;
 
 const EDGE_SPACE = /^[\s\u200b\u200c\u200d\u2060]+|[\s\u200b\u200c\u200d\u2060]+$/g;
 
-type FieldNormalizer = (value: string) => { value: string; note: string } | undefined;
+/** A note of what a rewrite changed: a key of the message catalogue (i18n/rules.ts). */
+export type Note = MessageKey;
+
+type FieldNormalizer = (value: string) => { value: string; notes: Note[] } | undefined;
 
 const stripPunctuation =
-  (what: string): FieldNormalizer =>
+  (note: Note): FieldNormalizer =>
   (value) => {
     const stripped = value.replace(DOTS_DASHES_SLASHES_SPACES, '');
-    return stripped !== value ? { value: stripped, note: `${what} stripped of punctuation` } : undefined;
+    return stripped !== value ? { value: stripped, notes: [note] } : undefined;
   };
 
 const ASCII_CAPITALS = /^[A-Z_]*$/;
 
 // Nearly every value is already in capitals: say so without making an upper-cased copy.
 const upperCase: FieldNormalizer = (value) =>
-  !ASCII_CAPITALS.test(value) && value.toUpperCase() !== value ? { value: value.toUpperCase(), note: 'upper-cased' } : undefined;
+  !ASCII_CAPITALS.test(value) && value.toUpperCase() !== value ? { value: value.toUpperCase(), notes: ['rule.note.upperCased'] } : undefined;
 
 /** Spaces, brackets and hyphens out; +55 added to a 10- or 11-digit number with a real DDD. */
-export function normalizePhone(value: string): { value: string; note: string } | undefined {
+export function normalizePhone(value: string, asPixKey = false): { value: string; notes: Note[] } | undefined {
   let phone = value.replace(PHONE_SEPARATORS, '');
-  const notes: string[] = [];
-  if (phone !== value) notes.push('spaces, brackets and hyphens removed');
+  const notes: Note[] = [];
+  if (phone !== value) notes.push(asPixKey ? 'rule.note.phoneKeySeparators' : 'rule.note.phoneSeparators');
   if (NATIONAL_PHONE.test(phone) && isDdd(phone.slice(0, 2))) {
     phone = `+55${phone}`;
-    notes.push('+55 added');
+    notes.push(asPixKey ? 'rule.note.phoneKeyPlus55' : 'rule.note.plus55');
   }
-  return notes.length ? { value: phone, note: notes.join(', ') } : undefined;
+  return notes.length ? { value: phone, notes } : undefined;
 }
 
 /**
@@ -88,13 +92,12 @@ export function normalizePhone(value: string): { value: string; note: string } |
 const normalizePixKey: FieldNormalizer = (value) => {
   if (value.includes('@')) {
     const lower = value.toLowerCase();
-    return lower !== value ? { value: lower, note: 'e-mail key lower-cased' } : undefined;
+    return lower !== value ? { value: lower, notes: ['rule.note.emailKeyLower'] } : undefined;
   }
   if (!NUMBER_AS_WRITTEN.test(value) || !NUMBER_PUNCTUATION.test(value)) return undefined;
   const digits = value.replace(NUMBER_PUNCTUATION_ALL, '');
-  if (!digits.startsWith('+') && isValidCpf(digits)) return { value: digits, note: 'CPF key stripped of punctuation' };
-  const phone = normalizePhone(value);
-  return phone ? { value: phone.value, note: `phone key: ${phone.note}` } : undefined;
+  if (!digits.startsWith('+') && isValidCpf(digits)) return { value: digits, notes: ['rule.note.cpfKeyPunctuation'] };
+  return normalizePhone(value, true);
 };
 
 const FOLDED_ESTADO_CIVIL = /[\u0300-\u036f]/g;
@@ -109,54 +112,54 @@ const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
       .trim()
       .replace(/[\s-]+/g, '_')
       .toUpperCase();
-    return folded !== value ? { value: folded, note: 'upper-cased, accents and spaces folded' } : undefined;
+    return folded !== value ? { value: folded, notes: ['rule.note.estadoCivil'] } : undefined;
   },
-  'pessoa.documento.numero': stripPunctuation('document number'),
+  'pessoa.documento.numero': stripPunctuation('rule.note.documentoPunctuation'),
   'pessoa.documento.uf': upperCase,
   'pessoa.documento.tipoDocumento': upperCase,
   'pessoa.documento.dataDeEmissao': (value) => {
     const match = BRAZILIAN_DATE.exec(value);
-    return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, note: 'DD/MM/YYYY rewritten as YYYY-MM-DD' } : undefined;
+    return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, notes: ['rule.note.date'] } : undefined;
   },
   'pessoa.endereco.numero': (value) =>
-    NO_NUMBER.test(value) ? { value: '0', note: '"no number" sent as "0"' } : undefined,
+    NO_NUMBER.test(value) ? { value: '0', notes: ['rule.note.noNumber'] } : undefined,
   'pessoa.endereco.uf': upperCase,
   'pessoa.endereco.cep': (value) => {
     const stripped = value.replace(DOTS_DASHES_SPACES, '');
     return stripped !== value && EIGHT_DIGITS.test(stripped)
-      ? { value: stripped, note: 'CEP stripped of punctuation' }
+      ? { value: stripped, notes: ['rule.note.cepPunctuation'] }
       : undefined;
   },
   'contaBancaria.agencia': (value) =>
-    SHORT_AGENCIA.test(value) ? { value: value.padStart(4, '0'), note: 'zero-padded to 4 digits' } : undefined,
+    SHORT_AGENCIA.test(value) ? { value: value.padStart(4, '0'), notes: ['rule.note.agenciaPadded'] } : undefined,
   'contaBancaria.tipo': upperCase,
   'contaBancaria.chavePix': normalizePixKey,
 };
 
 /** A field's value after trimming and its own rewrite, with what changed. */
-export function normalizeField(path: FieldPath | string, raw: unknown): { value: unknown; notes: string[] } {
+export function normalizeField(path: FieldPath | string, raw: unknown): { value: unknown; notes: Note[] } {
   if (typeof raw !== 'string') return { value: raw, notes: [] };
   return rewriteString(raw, normalizers[path as FieldPath]) ?? { value: raw, notes: [] };
 }
 
 /** undefined when nothing changes: the common case allocates nothing (10k files in a batch). */
-function rewriteString(raw: string, rewrite: FieldNormalizer | undefined): { value: string; notes: string[] } | undefined {
+function rewriteString(raw: string, rewrite: FieldNormalizer | undefined): { value: string; notes: Note[] } | undefined {
   let value = raw;
-  let notes: string[] | undefined;
+  let notes: Note[] | undefined;
   if (value.length > 0 && (isEdgeSpace(value.charCodeAt(0)) || isEdgeSpace(value.charCodeAt(value.length - 1)))) {
     value = value.replace(EDGE_SPACE, '');
-    notes = ['surrounding spaces trimmed'];
+    notes = ['rule.note.trimmed'];
   }
   if (NON_ASCII.test(value)) {
     const composed = value.normalize('NFC');
     if (composed !== value) {
-      (notes ??= []).push('accents composed (Unicode NFC)');
+      (notes ??= []).push('rule.note.nfc');
       value = composed;
     }
   }
   const rewritten = rewrite?.(value);
   if (rewritten) {
-    (notes ??= []).push(rewritten.note);
+    (notes ??= []).push(...rewritten.notes);
     value = rewritten.value;
   }
   return notes ? { value, notes } : undefined;
@@ -206,7 +209,7 @@ const root = compile(submissionKeys, '');
  * changes, the common case (no allocation per object of a clean file); otherwise a copy
  * from the first change on, in the source's key order.
  */
-function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[]): Record<string, unknown> {
+function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[], lang: Lang): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const key in source) {
     if (!Object.hasOwn(source, key)) continue;
@@ -215,25 +218,26 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
     let value: unknown = raw;
     let keep = true;
     if (!child) {
-      warnings.push({ path: node.path ? `${node.path}.${key}` : key, message: unknownFieldMessage(key, node.childNames, node.path) });
+      warnings.push({ path: node.path ? `${node.path}.${key}` : key, message: unknownFieldMessage(key, node.childNames, node.path, lang) });
       keep = false;
     } else if (child.children) {
-      if (isPlainObject(raw)) value = walk(raw, child, warnings);
+      if (isPlainObject(raw)) value = walk(raw, child, warnings, lang);
     } else {
       if (typeof raw === 'string') {
         const changed = rewriteString(raw, child.rewrite);
         if (changed) {
           value = changed.value;
-          warnings.push({ path: child.path, message: `${changed.notes.join('; ')}: ${JSON.stringify(raw)} → ${JSON.stringify(value)}` });
+          const notes = changed.notes.map((note) => tr(lang, note)).join('; ');
+          warnings.push({ path: child.path, message: tr(lang, 'rule.changed', { notes, from: JSON.stringify(raw), to: JSON.stringify(value) }) });
         }
       }
       if (value === '' && child.emptyIsAbsent) {
         // Payout fields are optional one by one (docs/service.md 2.5 rule 1): empty means absent,
         // and the either/or rule then says what is missing.
-        warnings.push({ path: child.path, message: 'empty, treated as absent and not sent' });
+        warnings.push({ path: child.path, message: tr(lang, 'rule.emptyAbsent') });
         keep = false;
       } else if (value === null && child.nullIsAbsent) {
-        warnings.push({ path: child.path, message: 'null complemento left out (the field is optional)' });
+        warnings.push({ path: child.path, message: tr(lang, 'rule.nullComplemento') });
         keep = false;
       }
     }
@@ -258,15 +262,15 @@ function copyBefore(source: Record<string, unknown>, stop: string): Record<strin
  * rewrite is a warning naming the old and new value. Pure: `input` is never changed, and is
  * itself the result when nothing had to change.
  */
-export function normalizeSubmission(input: Record<string, unknown>): { value: Record<string, unknown>; warnings: Issue[] } {
+export function normalizeSubmission(input: Record<string, unknown>, lang: Lang = 'en'): { value: Record<string, unknown>; warnings: Issue[] } {
   const warnings: Issue[] = [];
-  return { value: walk(input, root, warnings), warnings };
+  return { value: walk(input, root, warnings, lang), warnings };
 }
 
-function unknownFieldMessage(key: string, known: readonly string[], prefix: string): string {
+function unknownFieldMessage(key: string, known: readonly string[], prefix: string, lang: Lang): string {
   const near = suggest(key, known);
-  if (near) return `unknown field, not sent; did you mean "${near}"?`;
+  if (near) return tr(lang, 'rule.unknownNear', { near: JSON.stringify(near) });
   const elsewhere = (pathsByName.get(key) ?? []).filter((p) => p !== (prefix ? `${prefix}.${key}` : key));
-  if (elsewhere.length) return `unknown here, not sent; "${key}" belongs at ${elsewhere.join(' or ')}`;
-  return 'unknown field, not sent (the service does not define it)';
+  if (elsewhere.length) return tr(lang, 'rule.unknownHere', { key: JSON.stringify(key), paths: elsewhere.join(tr(lang, 'rule.or')) });
+  return tr(lang, 'rule.unknownField');
 }

@@ -6,6 +6,7 @@ import { cepMatchesUf, isRealIsoDate, isUf } from './brazil.js';
 import { bankName } from './banks.js';
 import type { Issue } from './normalize.js';
 import { BANK_FIELDS } from './submission.js';
+import { type Lang, tr } from '../i18n/index.js';
 
 type Node = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ const COMPE_SHAPE = /^\d{3}$/;
 const EARLIEST_ISSUE_DATE = '1900-01-01';
 
 /** Errors and warnings beyond single-field shape. `today` is `YYYY-MM-DD`. */
-export function checkRules(submission: unknown, today: string): { errors: Issue[]; warnings: Issue[] } {
+export function checkRules(submission: unknown, today: string, lang: Lang = 'en'): { errors: Issue[]; warnings: Issue[] } {
   const errors: Issue[] = [];
   const warnings: Issue[] = [];
   // Each branch looked up once: this runs for every file of a batch.
@@ -55,13 +56,13 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
     if (issued > today) {
       errors.push({
         path: 'pessoa.documento.dataDeEmissao',
-        message: `is in the future (${issued}; today is ${today}); use the date printed on the document`,
+        message: tr(lang, 'rule.issuedFuture', { date: issued, today }),
       });
     } else if (issued < EARLIEST_ISSUE_DATE) {
       // No identity document of a working person was issued before 1900: a mistyped year.
       errors.push({
         path: 'pessoa.documento.dataDeEmissao',
-        message: `${issued} is before 1900; check the year (the date printed on the document, YYYY-MM-DD)`,
+        message: tr(lang, 'rule.issuedBefore1900', { date: issued }),
       });
     }
   }
@@ -71,7 +72,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
   if (cep !== undefined && CEP_SHAPE.test(cep) && uf !== undefined && isUf(uf) && !cepMatchesUf(cep, uf)) {
     warnings.push({
       path: 'pessoa.endereco.cep',
-      message: `CEP ${cep} is outside the postal range of ${uf}; check the CEP and the state`,
+      message: tr(lang, 'rule.cepOutsideUf', { cep, uf }),
     });
   }
 
@@ -81,7 +82,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
     if (suffix && isUf(suffix)) {
       warnings.push({
         path: 'pessoa.documento.orgaoExpedidor',
-        message: `"${orgao}" includes a state; the state of issue belongs in pessoa.documento.uf (send e.g. "${orgao.slice(0, -3).trim()}")`,
+        message: tr(lang, 'rule.orgaoWithUf', { orgao: JSON.stringify(orgao), example: JSON.stringify(orgao.slice(0, -3).trim()) }),
       });
     }
   }
@@ -90,7 +91,7 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
   if (compe !== undefined && COMPE_SHAPE.test(compe) && !bankName(compe)) {
     warnings.push({
       path: 'contaBancaria.compe',
-      message: `bank code ${compe} is not in the list of STR participants; check it`,
+      message: tr(lang, 'rule.compeUnknown', { compe }),
     });
   }
 
@@ -101,8 +102,8 @@ export function checkRules(submission: unknown, today: string): { errors: Issue[
         path: 'contaBancaria',
         message:
           given.length === BANK_FIELDS.length
-            ? 'both bank data and a Pix key were given: the service replaces the bank data with the account linked to the key'
-            : `incomplete bank data (${given.join(', ')}) with a Pix key: the service pays to the account linked to the key`,
+            ? tr(lang, 'rule.bothPayout')
+            : tr(lang, 'rule.partialBankWithPix', { given: given.join(', ') }),
       });
     }
   }

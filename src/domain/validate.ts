@@ -7,7 +7,8 @@ import { localIsoDate } from './brazil.js';
 import { ROOT_PATH } from './issue.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
-import { type Submission, submissionSchema } from './submission.js';
+import { type Submission, schemasFor } from './submission.js';
+import { type Lang, tr } from '../i18n/index.js';
 
 export type { Issue } from './normalize.js';
 
@@ -25,14 +26,18 @@ export interface ValidateOptions {
    * no rewrite, no warning about unknown fields.
    */
   normalize?: boolean;
+  /** The language of the messages; English when absent. Field paths are the same in both. */
+  lang?: Lang;
 }
 
 export { ROOT_PATH } from './issue.js';
 
-function describeJsonValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  return `a ${typeof value}`;
+function describeJsonValue(value: unknown, lang: Lang): string {
+  if (value === null) return tr(lang, 'rule.found.null');
+  if (Array.isArray(value)) return tr(lang, 'rule.found.array', { n: value.length });
+  if (typeof value === 'string') return tr(lang, 'rule.found.string');
+  if (typeof value === 'number') return tr(lang, 'rule.found.number');
+  return tr(lang, 'rule.found.boolean');
 }
 
 /** Dotted path of a zod issue, e.g. `pessoa.endereco.cep`. */
@@ -46,12 +51,13 @@ export function issuesFromZod(error: z.ZodError): Issue[] {
 
 /** Validate one parsed JSON document as a submission. */
 export function validateSubmission(input: unknown, options: ValidateOptions): ValidationResult {
+  const lang = options.lang ?? 'en';
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return {
       errors: [
         {
           path: ROOT_PATH,
-          message: `must be one JSON object (a submission with idProposta, pessoa, contaBancaria); found ${describeJsonValue(input)}`,
+          message: tr(lang, 'rule.notOneObject', { found: describeJsonValue(input, lang) }),
         },
       ],
       warnings: [],
@@ -60,11 +66,11 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
   const { value: candidate, warnings } =
     options.normalize === false
       ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
-      : normalizeSubmission(input as Record<string, unknown>);
+      : normalizeSubmission(input as Record<string, unknown>, lang);
 
-  const parsed = submissionSchema.safeParse(candidate);
+  const parsed = schemasFor(lang).submissionSchema.safeParse(candidate);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
-  const rules = checkRules(candidate, localIsoDate(options.now));
+  const rules = checkRules(candidate, localIsoDate(options.now), lang);
   errors.push(...rules.errors);
   if (options.normalize !== false) warnings.push(...rules.warnings);
 

@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } fr
 import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { type Issue, ROOT_PATH } from '../domain/issue.js';
+import { type Lang, type Said, say, tr } from '../i18n/index.js';
 
 /** A submission file is a small object; anything past this is a mistake, not a submission. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -17,8 +18,8 @@ export interface Source {
   /** As shown to the operator and in --json: the path as typed (or found), `-` for stdin. */
   file: string;
   absolute: string | null;
-  /** A problem found while expanding (missing path, folder without JSON). */
-  problem?: string;
+  /** A problem found while expanding (missing path, folder without JSON), said in the run's language later. */
+  problem?: Said;
 }
 
 /** Expand files, `-` and folders, in the order given; folders sorted by path. */
@@ -43,7 +44,7 @@ export function expandInputs(paths: readonly string[], cwd: string): Source[] {
     }
     const found = listJsonFiles(absolute);
     if (found.length === 0) {
-      sources.push({ file: path, absolute, problem: `folder ${path} has no *.json files` });
+      sources.push({ file: path, absolute, problem: { key: 'input.emptyFolder', values: { path } } });
       continue;
     }
     // join() once per folder, not per file: 20,000 joins cost ~30 ms of a 10,000-file run.
@@ -99,18 +100,18 @@ function isFileBehindLink(path: string): boolean {
   }
 }
 
-function describeFsError(error: unknown, path: string): string {
+function describeFsError(error: unknown, path: string): Said {
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':
-      return `${path} does not exist`;
+      return { key: 'input.missing', values: { path } };
     case 'EACCES':
     case 'EPERM':
-      return `${path} cannot be read (permission denied)`;
+      return { key: 'input.denied', values: { path } };
     case 'EISDIR':
-      return `${path} is a folder`;
+      return { key: 'input.isFolder', values: { path } };
     default:
-      return `${path} cannot be read (${code ?? String(error)})`;
+      return { key: 'input.unreadable', values: { path, cause: code ?? String(error) } };
   }
 }
 
@@ -124,12 +125,12 @@ export interface StdinReader {
 }
 
 /** Read and JSON-parse one source. Never throws: a failure is a result with its exit code. */
-export function loadSource(source: Source, stdin: StdinReader): Loaded {
-  const fail = (exitCode: ExitCode, path: string, message: string): Loaded => ({
+export function loadSource(source: Source, stdin: StdinReader, lang: Lang = 'en'): Loaded {
+  const fail = (exitCode: ExitCode, path: string, said: Said): Loaded => ({
     ok: false,
     file: source.file,
     exitCode,
-    errors: [{ path, message }],
+    errors: [{ path, message: say(lang, said) }],
   });
   if (source.problem) return fail(ExitCode.usage, FILE_PATH, source.problem);
 
@@ -137,20 +138,24 @@ export function loadSource(source: Source, stdin: StdinReader): Loaded {
   try {
     if (source.absolute === null) {
       if (stdin.isTTY) {
-        return fail(ExitCode.usage, FILE_PATH, 'standard input is a terminal; pipe a file into it, e.g. cat proposal.json | econsig validate -');
+        return fail(ExitCode.usage, FILE_PATH, { key: 'input.stdinTty' });
       }
       text = readLimited(0, 'standard input');
     } else {
       text = readSmallFile(source.absolute);
     }
   } catch (error) {
-    if (error instanceof TooLargeError) return fail(ExitCode.usage, FILE_PATH, error.message);
+    if (error instanceof TooLargeError) return fail(ExitCode.usage, FILE_PATH, error.said);
     return fail(ExitCode.usage, FILE_PATH, describeFsError(error, source.file));
   }
-  return parseDocument(source.file, text);
+  return parseDocument(source.file, text, lang);
 }
 
-class TooLargeError extends Error {}
+class TooLargeError extends Error {
+  constructor(readonly said: Said) {
+    super(say('en', said));
+  }
+}
 
 /**
  * A file's text, refused from its size when over 1 MiB (without reading it). A pipe or
@@ -167,7 +172,7 @@ function readSmallFile(path: string): string {
     }
   }
   if (stat.size > MAX_FILE_BYTES) {
-    throw new TooLargeError(`file is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; a submission is one small JSON object (at most 1 MiB)`);
+    throw new TooLargeError({ key: 'input.tooLarge', values: { size: (stat.size / 1024 / 1024).toFixed(1) } });
   }
   return readFileSync(path, 'utf8');
 }
@@ -191,14 +196,14 @@ function readLimited(fd: number, name: string): string {
     }
     if (n === 0) break;
     total += n;
-    if (total > MAX_FILE_BYTES) throw new TooLargeError(`${name} is over 1 MiB; a submission is one small JSON object`);
+    if (total > MAX_FILE_BYTES) throw new TooLargeError({ key: 'input.streamTooLarge', values: { name } });
     chunks.push(Buffer.from(buffer.subarray(0, n)));
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** JSON.parse with a message an operator can act on: line and column of the fault. */
-export function parseDocument(file: string, raw: string): Loaded {
+export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loaded {
   // A UTF-8 byte order mark is legal in a file but not in JSON text.
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   try {
@@ -206,7 +211,7 @@ export function parseDocument(file: string, raw: string): Loaded {
   } catch (error) {
     // Only here: blank text never parses, and trimming every file of a batch costs a copy.
     if (text.trim() === '') {
-      return { ok: false, file, exitCode: ExitCode.invalid, errors: [{ path: ROOT_PATH, message: 'file is empty; expected one JSON object (a submission)' }] };
+      return { ok: false, file, exitCode: ExitCode.invalid, errors: [{ path: ROOT_PATH, message: tr(lang, 'input.empty') }] };
     }
     const message = (error as Error).message;
     const position = errorPosition(text, message);
@@ -215,7 +220,7 @@ export function parseDocument(file: string, raw: string): Loaded {
       const before = text.slice(0, position);
       const line = before.split('\n').length;
       const column = position - before.lastIndexOf('\n');
-      where = ` at line ${line}, column ${column}`;
+      where = tr(lang, 'input.at', { line, column });
     }
     // Node 20 quotes the whole input in some messages; the file's text is not repeated.
     const reason = message
@@ -226,7 +231,7 @@ export function parseDocument(file: string, raw: string): Loaded {
       ok: false,
       file,
       exitCode: ExitCode.invalid,
-      errors: [{ path: ROOT_PATH, message: `not valid JSON${where}: ${reason}` }],
+      errors: [{ path: ROOT_PATH, message: tr(lang, 'input.notJson', { where, reason }) }],
     };
   }
 }

@@ -6,6 +6,7 @@ import type { Issue } from '../domain/normalize.js';
 import type { Submission } from '../domain/submission.js';
 import { validateSubmission } from '../domain/validate.js';
 import { firstFailure } from '../domain/outcome.js';
+import type { Lang } from '../i18n/index.js';
 import { type Source, type StdinReader, expandInputs, loadSource } from './inputs.js';
 
 export interface FileReport {
@@ -32,11 +33,13 @@ export interface ValidateFilesOptions {
   strict: boolean;
   /** Keep the normalised submission of valid files (submit needs it; validate does not). */
   keepValues?: boolean;
+  /** The language of the messages (English when absent). */
+  lang?: Lang;
 }
 
 /** The report of one parsed document. `strict`: warnings make the file fail. */
-export function reportOf(file: string, document: unknown, options: Pick<ValidateFilesOptions, 'now' | 'strict' | 'keepValues'>): FileReport {
-  const result = validateSubmission(document, { now: options.now });
+export function reportOf(file: string, document: unknown, options: Pick<ValidateFilesOptions, 'now' | 'strict' | 'keepValues' | 'lang'>): FileReport {
+  const result = validateSubmission(document, { now: options.now, ...(options.lang ? { lang: options.lang } : {}) });
   const ok = result.errors.length === 0 && !(options.strict && result.warnings.length > 0);
   const report: FileReport = {
     file,
@@ -51,7 +54,7 @@ export function reportOf(file: string, document: unknown, options: Pick<Validate
 
 /** Read, parse and check one source. */
 export function checkSource(source: Source, options: ValidateFilesOptions): FileReport {
-  const loaded = loadSource(source, options.stdin);
+  const loaded = loadSource(source, options.stdin, options.lang);
   if (!loaded.ok) {
     return { file: loaded.file, ok: false, errors: loaded.errors, warnings: [], exitCode: loaded.exitCode };
   }

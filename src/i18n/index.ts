@@ -9,6 +9,7 @@
  * --json keeps English field names and stable codes; only people's text is here.
  * Imports nothing of ours but this folder: domain/, sheets/, ui/ and flows/ all use it.
  */
+import * as input from './input.js';
 import * as rules from './rules.js';
 import * as run from './run.js';
 
@@ -20,10 +21,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules } as const;
+const AREAS = { run, rules, input } as const;
 
-const en = { ...run.en, ...rules.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR };
 
 export type MessageKey = keyof typeof en;
 
@@ -37,6 +38,22 @@ export const CATALOGUE: Readonly<Record<Lang, Readonly<Record<MessageKey, string
 /** A text of the catalogue with its `{name}` placeholders filled. */
 export function tr(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
   return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
+}
+
+/**
+ * A text to say later, in a language not known yet: a key and its values, where a value
+ * may itself be such a text (a Pix key's phone problem inside the Pix key's message).
+ */
+export interface Said {
+  key: MessageKey;
+  values?: Record<string, string | number | Said>;
+}
+
+/** A Said in `lang`. */
+export function say(lang: Lang, said: Said): string {
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(said.values ?? {})) values[name] = typeof value === 'object' ? say(lang, value) : value;
+  return tr(lang, said.key, values);
 }
 
 /** "submission" or "submissions" in `lang`, for `n`. */

@@ -12,6 +12,7 @@ import type { Issue } from '../domain/issue.js';
 import { validateSubmission } from '../domain/validate.js';
 import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
+import { say } from '../i18n/index.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { Source } from '../flows/inputs.js';
 import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, type SheetLang, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
@@ -217,7 +218,7 @@ function setPath(target: Record<string, unknown>, path: string, value: string): 
 const CNH_DIGITS = 11;
 
 /** One data row: its document, and the problems of its cells. */
-export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument'>): Omit<SheetReport, 'file'> {
+export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
   // The objects of every column's field exist, even when the row leaves them empty: the
   // rules then name the fields ("needs a Pix key or complete bank data"), not the object.
   const document: Record<string, unknown> = {};
@@ -254,7 +255,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
   }
 
   // validateSubmission does not change its input: the document can be kept as it is.
-  const result = validateSubmission(document, { now: options.now });
+  const result = validateSubmission(document, { now: options.now, lang: options.lang });
   const columnOf = (path: string): string | null => columnsOfPath(mapping, path);
   const errors: SheetIssue[] = [...cellErrors];
   for (const issue of result.errors) {
@@ -343,7 +344,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   const m = sheetMessages[options.lang];
   const fail = (exitCode: ExitCode, message: string): FileReport => ({ file: source.file, ok: false, errors: [{ path: FILE_PATH, message }], warnings: [], exitCode });
   if (source.problem) {
-    yield fail(ExitCode.usage, source.problem);
+    yield fail(ExitCode.usage, say(options.lang, source.problem));
     return;
   }
   if (source.absolute === null && options.stdin.isTTY) {

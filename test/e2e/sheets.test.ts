@@ -69,7 +69,7 @@ describe('validate a sheet', () => {
     const run = await runCli(['validate', join(sheets, 'excel-ptbr-cp1252.csv')], { env: { LANG: 'pt_BR.UTF-8' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('excel-ptbr-cp1252.csv, linha 3');
-    expect(run.stderr).toMatch(/error +CEP \(pessoa\.endereco\.cep\): must be 8 digits.*se o Excel apagou zeros à esquerda, o valor seria "01310100"/);
+    expect(run.stderr).toMatch(/ +CEP \(pessoa\.endereco\.cep\): deve ter 8 dígitos.*se o Excel apagou zeros à esquerda, o valor seria "01310100"/);
     expect(run.stderr).toContain('linhas vazias ignoradas: 4');
   });
 

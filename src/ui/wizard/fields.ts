@@ -3,8 +3,9 @@
  * normalizeField then the field's zod schema from domain/submission.ts, the same rules
  * `validate` applies (no rule is restated here).
  */
-import { normalizeField } from '../../domain/normalize.js';
-import { BANK_FIELDS, type FieldPath, fieldSchemas } from '../../domain/submission.js';
+import { type Note, normalizeField } from '../../domain/normalize.js';
+import { type Lang, tr } from '../../i18n/index.js';
+import { BANK_FIELDS, type FieldPath, schemasFor } from '../../domain/submission.js';
 import type { PayoutMode, SectionId } from './messages.js';
 
 export const SECTIONS: readonly { id: SectionId; fields: readonly FieldPath[] }[] = [
@@ -66,7 +67,7 @@ export function sectionOf(path: string): SectionId | undefined {
 }
 
 export type FieldCheck =
-  | { ok: true; value: string | undefined; notes: string[] }
+  | { ok: true; value: string | undefined; notes: Note[] }
   | { ok: false; message: string; required?: true };
 
 /**
@@ -74,9 +75,9 @@ export type FieldCheck =
  * to an optional field leaves it out; every other field must be filled, whatever the schema
  * says of it alone (the payout fields are optional only as a group).
  */
-export function checkField(path: FieldPath, raw: unknown): FieldCheck {
+export function checkField(path: FieldPath, raw: unknown, lang: Lang = 'en'): FieldCheck {
   const { value, notes } = normalizeField(path, raw);
-  const parsed = fieldSchemas[path].safeParse(value);
+  const parsed = schemasFor(lang).fieldSchemas[path].safeParse(value);
   if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'is not accepted' };
   if (value === '' || value === undefined) {
     return OPTIONAL_FIELDS.has(path) ? { ok: true, value: undefined, notes: [] } : { ok: false, message: '', required: true };
@@ -123,7 +124,7 @@ export interface Prefill {
 }
 
 /** Take every field of a parsed `--file` that passes its rule; note the ones that do not. */
-export function readPrefill(input: unknown): Prefill {
+export function readPrefill(input: unknown, lang: Lang = 'en'): Prefill {
   const draft: Draft = new Map();
   const rejected = new Map<FieldPath, string>();
   for (const section of SECTIONS) {
@@ -131,11 +132,11 @@ export function readPrefill(input: unknown): Prefill {
       const raw = at(input, path);
       // An empty Pix key or a null complemento counts as absent, as in normalizeSubmission.
       if (raw === undefined || (path === PIX_PATH && raw === '') || (OPTIONAL_FIELDS.has(path) && raw === null)) continue;
-      const check = checkField(path, raw);
+      const check = checkField(path, raw, lang);
       if (check.ok) {
         if (check.value !== undefined) draft.set(path, check.value);
       } else {
-        rejected.set(path, check.required ? 'is required' : check.message);
+        rejected.set(path, check.required ? tr(lang, 'rule.requiredField') : check.message);
       }
     }
   }

@@ -10,7 +10,8 @@ import type { Issue } from '../../domain/normalize.js';
 import { cnhProblem, ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { langOf } from '../../i18n/index.js';
+import { langOf, tr } from '../../i18n/index.js';
+import type { Note } from '../../domain/normalize.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
@@ -34,10 +35,8 @@ import {
   fieldQuestion,
   listHelp,
   type MenuAction,
-  noteMessage,
   type PayoutMode,
   payoutLabel,
-  ruleMessage,
   type SectionId,
   sectionTitle,
   t,
@@ -140,7 +139,7 @@ class Wizard {
     this.prefilled = options.prefill !== undefined;
     this.serviceRejected = new Map(options.serviceRejected ?? []);
     if (this.prefilled) {
-      const prefill = readPrefill(options.prefill);
+      const prefill = readPrefill(options.prefill, options.lang);
       for (const [path, value] of prefill.draft) this.draft.set(path, value);
       for (const [path, message] of prefill.rejected) this.rejected.set(path, message);
       this.prefillPayout = prefill.payout;
@@ -163,7 +162,7 @@ class Wizard {
     for (const section of SECTIONS) await this.fillSection(section.id, 'fill');
 
     for (;;) {
-      const result = validateSubmission(toSubmission(this.draft), { now: this.options.now });
+      const result = validateSubmission(toSubmission(this.draft), { now: this.options.now, lang: this.lang });
       const failing = SECTIONS.find((section) => result.errors.some((e) => sectionOf(e.path) === section.id));
       if (failing) {
         // Only a rule this wizard does not check per section could land here; back to it.
@@ -241,7 +240,7 @@ class Wizard {
       }
       // Rules over several fields (CNH check digits, a future issue date) from the same
       // validateSubmission, so the clerk corrects them while the papers are at hand.
-      const errors = validateSubmission(toSubmission(this.draft), { now: this.options.now }).errors.filter(
+      const errors = validateSubmission(toSubmission(this.draft), { now: this.options.now, lang: this.lang }).errors.filter(
         (e) => sectionOf(e.path) === id,
       );
       if (!errors.length) return;
@@ -260,7 +259,7 @@ class Wizard {
   private showErrors(id: SectionId, errors: readonly Issue[]): void {
     this.say(this.theme.error(t(this.lang, 'sectionErrors', { section: sectionTitle(this.lang, id) })));
     for (const e of errors) {
-      if (sectionOf(e.path) === id) this.say(`  ${this.theme.error('✖')} ${e.path}: ${ruleMessage(this.lang, e.message)}`);
+      if (sectionOf(e.path) === id) this.say(`  ${this.theme.error('✖')} ${e.path}: ${e.message}`);
     }
   }
 
@@ -289,9 +288,9 @@ class Wizard {
 
   /** The message under the field, or true. */
   private validateAnswer(path: FieldPath, raw: string): true | string {
-    const check = checkField(path, raw);
+    const check = checkField(path, raw, this.lang);
     if (!check.ok) {
-      const message = check.required ? t(this.lang, 'required') : ruleMessage(this.lang, check.message);
+      const message = check.required ? t(this.lang, 'required') : check.message;
       return `${lastSegment(path)} ${message}`;
     }
     // What this answer and the fields already given decide (issue 14): CNH check digits
@@ -300,16 +299,16 @@ class Wizard {
     const draft: Draft = new Map(this.draft);
     if (check.value === undefined) draft.delete(path);
     else draft.set(path, check.value);
-    const result = validateSubmission(toSubmission(draft), { now: this.options.now });
+    const result = validateSubmission(toSubmission(draft), { now: this.options.now, lang: this.lang });
     // The document's own rule runs only once the whole document is given: asked here.
-    const cnh = path === 'pessoa.documento.numero' && check.value !== undefined ? cnhProblem(draft.get('pessoa.documento.tipoDocumento'), check.value) : undefined;
-    if (cnh) return `${lastSegment(path)} ${ruleMessage(this.lang, cnh)}`;
+    const cnh = path === 'pessoa.documento.numero' && check.value !== undefined ? cnhProblem(draft.get('pessoa.documento.tipoDocumento'), check.value, this.lang) : undefined;
+    if (cnh) return `${lastSegment(path)} ${cnh}`;
     const error = result.errors.find((e) => e.path === path);
-    if (error) return `${lastSegment(path)} ${ruleMessage(this.lang, error.message)}`;
+    if (error) return `${lastSegment(path)} ${error.message}`;
     const warning = result.warnings.find((w) => w.path === path);
     if (warning && this.warned.get(path) !== raw) {
       this.warned.set(path, raw);
-      return `${ruleMessage(this.lang, warning.message)} ${t(this.lang, 'enterToKeep')}`;
+      return `${warning.message} ${t(this.lang, 'enterToKeep')}`;
     }
     return true;
   }
@@ -331,7 +330,7 @@ class Wizard {
     const wrong = this.rejected.get(path);
     if (wrong !== undefined) {
       this.rejected.delete(path);
-      this.say(this.theme.warning(t(this.lang, 'prefillRejected', { field: path, message: ruleMessage(this.lang, wrong) })));
+      this.say(this.theme.warning(t(this.lang, 'prefillRejected', { field: path, message: wrong })));
     }
     const current = this.draft.get(path);
     const message = fieldQuestion(this.lang, path);
@@ -378,7 +377,7 @@ class Wizard {
           validate: (raw) => this.validateAnswer(path, raw),
         });
       }
-      const check = checkField(path, answer);
+      const check = checkField(path, answer, this.lang);
       if (!check.ok) {
         // Only a prompt that skips `validate` gets here; say why and ask again.
         this.say(this.theme.error(`  ✖ ${this.validateAnswer(path, answer)}`));
@@ -392,11 +391,11 @@ class Wizard {
   }
 
   /** Show the value as it will be sent when normalisation changed it, and the bank's name. */
-  private echo(path: FieldPath, answer: string, value: string | undefined, notes: readonly string[]): void {
+  private echo(path: FieldPath, answer: string, value: string | undefined, notes: readonly Note[]): void {
     if (value === undefined) return;
     const parts: string[] = [];
     if (value !== answer.trim()) {
-      const why = notes.filter((n) => n !== 'surrounding spaces trimmed').map((n) => noteMessage(this.lang, n));
+      const why = notes.filter((n) => n !== 'rule.note.trimmed').map((n) => tr(this.lang, n));
       parts.push(`→ ${value}${why.length ? ` (${why.join('; ')})` : ''}`);
     }
     // The bank's name is on the answered line already (the field's hint).

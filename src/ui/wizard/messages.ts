@@ -1,8 +1,7 @@
 /**
  * The wizard's words in English and Brazilian Portuguese. Field names stay as the service
  * names them (docs/service.md 2); only labels, choices and guidance are translated. The rule
- * messages come from the zod schemas in English; the common ones are translated here by
- * pattern, any other one is shown as it is.
+ * messages come from the domain in the wizard's language (i18n/rules.ts).
  */
 import type { EstadoCivil, FieldPath } from '../../domain/submission.js';
 
@@ -200,71 +199,6 @@ export function t(lang: WizardLang, key: TextKey, values: Record<string, string 
   return pick(lang, TEXT[key]).replace(/\{(\w+)\}/g, (whole, name: string) =>
     values[name] === undefined ? whole : String(values[name]),
   );
-}
-
-// The rule messages of domain/submission.ts, domain/brazil.ts and domain/rules.ts most often
-// met at the desk. Anything not listed is shown in English, as the schema words it.
-const RULE_MESSAGES_PT: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^must not be empty: send "0" when the property has no number$/, 'não pode ficar vazio: use s/n (enviado como "0") se o imóvel não tiver número'],
-  [/^must not be empty: .*?, e\.g\. (".*")$/, 'não pode ficar vazio, ex.: $1'],
-  [/^must be (\d+) digits, e\.g\. (".*")$/, 'deve ter $1 dígitos, ex.: $2'],
-  [/^"00000000" is not a real CEP$/, '"00000000" não é um CEP real'],
-  [/^is not a valid e-mail address, e\.g\. (".*")$/, 'não é um e-mail válido, ex.: $1'],
-  [/^must be a date as YYYY-MM-DD \(or DD\/MM\/YYYY\).*$/, 'deve ser uma data DD/MM/AAAA, ex.: 21/03/2015'],
-  [/^(".*") is not a real calendar date$/, '$1 não é uma data do calendário'],
-  [/^is in the future \((.*); today is (.*)\).*$/, 'está no futuro ($1; hoje é $2): use a data impressa no documento'],
-  [/^must be 1 to 14 letters or digits.*$/, 'deve ter de 1 a 14 letras ou dígitos, sem pontos, hífens ou espaços, ex.: "123456789"'],
-  [/^a CNH number has 11 digits.*$/, 'o número da CNH tem 11 dígitos, ex.: "00000000119"'],
-  [/^is not a valid CNH number.*$/, 'não é um número de CNH válido (os dígitos verificadores não conferem)'],
-  [/^looks like a RENACH number.*$/, 'parece um número RENACH; a CNH é enviada pelo número de registro, de 11 dígitos'],
-  [/^must be the 3-digit bank code.*$/, 'deve ser o código do banco com 3 dígitos, ex.: "341" (Itaú) ou "001"'],
-  [/^must be the branch number.*$/, 'deve ser a agência com 4 dígitos, sem o dígito, ex.: "0123"'],
-  [/^must be at most 17 characters.*$/, 'deve ter no máximo 17 caracteres, com o dígito'],
-  [/^must be digits, a hyphen and a 1-digit check digit.*$/, 'deve ter dígitos, hífen e 1 dígito verificador, ex.: "12345-6" (dígito X não pode ser enviado)'],
-  [/^area code (\d+) does not exist in Brazil, e\.g\. (".*")$/, 'o DDD $1 não existe no Brasil, ex.: $2'],
-  [/^a 9-digit number must be a mobile starting with 9.*$/, 'um número de 9 dígitos deve ser celular, começando com 9'],
-  [/^must have \+55, a 2-digit area code and an 8- or 9-digit number.*$/, 'deve ter +55, o DDD com 2 dígitos e o número com 8 ou 9 dígitos'],
-  [/^must be "\+" followed by digits only.*$/, 'deve ser "+" seguido só de dígitos, ex.: "+5511987654321"'],
-  [/^is 11 digits but not a valid CPF.*$/, 'tem 11 dígitos mas não é um CPF válido (os dígitos verificadores não conferem)'],
-  [/^is not a valid e-mail key.*$/, 'não é uma chave e-mail válida, ex.: "maria@example.com"'],
-  [/^a phone key must be a Brazilian mobile.*$/, 'a chave celular deve ser um celular brasileiro: +55, DDD e 9 dígitos começando com 9'],
-  [/^both bank data and a Pix key were given.*$/, 'dados bancários e chave Pix informados: o serviço substitui os dados bancários pela conta vinculada à chave'],
-  [/^CEP (\d+) is outside the postal range of (\w+).*$/, 'o CEP $1 está fora da faixa postal de $2; confira o CEP e a UF'],
-  [/^bank code (\d+) is not in the list of STR participants.*$/, 'o código de banco $1 não está na lista de participantes do STR; confira'],
-  [/^an 8-digit number must be a landline starting with 2 to 5.*$/, 'um número de 8 dígitos deve ser fixo, começando com 2 a 5 (celulares têm 9 dígitos)'],
-  [/^is not a Pix key.*$/, 'não é uma chave Pix: use um e-mail, um celular "+5511987654321", um CPF "52998224725" ou uma chave aleatória (UUID)'],
-  [/^must be one of (.*?) \(got (.*?)\)(.*)$/, 'deve ser um de $1 (recebido $2)'],
-];
-
-/** A rule message in the wizard's language (English ones pass through). */
-export function ruleMessage(lang: WizardLang, message: string): string {
-  if (lang !== 'pt-BR') return message;
-  for (const [pattern, replacement] of RULE_MESSAGES_PT) {
-    if (pattern.test(message)) return message.replace(pattern, replacement);
-  }
-  return message;
-}
-
-const NOTES_PT: ReadonlyArray<readonly [string, string]> = [
-  ['spaces, brackets and hyphens removed', 'espaços, parênteses e hífens removidos'],
-  ['surrounding spaces trimmed', 'espaços nas pontas removidos'],
-  ['accents composed (Unicode NFC)', 'acentos normalizados'],
-  ['zero-padded to 4 digits', 'completado com zeros até 4 dígitos'],
-  ['DD/MM/YYYY rewritten as YYYY-MM-DD', 'data enviada como AAAA-MM-DD'],
-  ['"no number" sent as "0"', '"sem número" enviado como "0"'],
-  ['CEP stripped of punctuation', 'CEP sem pontuação'],
-  ['document number stripped of punctuation', 'número sem pontuação'],
-  ['CPF key stripped of punctuation', 'chave CPF sem pontuação'],
-  ['e-mail key lower-cased', 'chave e-mail em minúsculas'],
-  ['upper-cased', 'em maiúsculas'],
-  ['+55 added', '+55 incluído'],
-  ['phone key: ', 'chave celular: '],
-];
-
-/** A normalisation note (domain/normalize.ts) in the wizard's language. */
-export function noteMessage(lang: WizardLang, note: string): string {
-  if (lang !== 'pt-BR') return note;
-  return NOTES_PT.reduce((text, [en, pt]) => text.replace(en, pt), note);
 }
 
 /** The key help under a list, when the prompts' own English one will not do. */

@@ -8,7 +8,7 @@ import type { FieldPath } from '../../domain/submission.js';
 import { maskMiddle } from '../../redact.js';
 import type { Theme } from '../theme.js';
 import { type Draft, SECTIONS, fieldKind, payoutFields, payoutModeOf } from './fields.js';
-import { type WizardLang, choiceLabel, fieldLabel, payoutLabel, ruleMessage, sectionTitle, t } from './messages.js';
+import { type WizardLang, choiceLabel, fieldLabel, payoutLabel, sectionTitle, t } from './messages.js';
 
 /** The summary's form of a value: masked for document, account, phone and CPF or phone Pix keys. */
 export function maskValue(path: FieldPath, value: string): string {
@@ -69,7 +69,7 @@ export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warn
     compact.push(`${sectionTitle(lang, section.id)}: ${values.join(' · ')}`);
   }
   const warningLines = warnings.length
-    ? [`  ${theme.warning(t(lang, 'warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${ruleMessage(lang, w.message)}`)]
+    ? [`  ${theme.warning(t(lang, 'warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${w.message}`)]
     : [];
   // 1 title + every row, then the menu: more than the terminal holds means the top scrolls away.
   if (options.rows !== undefined && 1 + rows.length + warningLines.length + MENU_ROWS > options.rows) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { say } from '../../../src/i18n/index.js';
 import {
   DDDS,
   UFS,
@@ -79,7 +80,7 @@ describe('checkPhone', () => {
   ])('%j → refused (%s)', (value, reason) => {
     const check = checkPhone(value);
     expect(check.ok).toBe(false);
-    if (!check.ok) expect(check.reason).toMatch(reason);
+    if (!check.ok) expect(say('en', check.reason)).toMatch(reason);
   });
 });
 
@@ -140,7 +141,7 @@ describe('checkPixKey', () => {
   ])('%j → refused (%s)', (value, reason) => {
     const check = checkPixKey(value);
     expect(check.ok).toBe(false);
-    if (!check.ok) expect(check.reason).toMatch(reason);
+    if (!check.ok) expect(say('en', check.reason)).toMatch(reason);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tr } from '../../../src/i18n/index.js';
 import { normalizeField, normalizePhone, normalizeSubmission } from '../../../src/domain/normalize.js';
 
 /** `{a: {b: value}}` from `a.b`. */
@@ -118,11 +119,11 @@ describe('normalizeSubmission leaves everything else alone', () => {
 describe('normalizeField notes', () => {
   it.each([
     ['pessoa.telefone', '11987654321', ['+55 added']],
-    ['pessoa.telefone', '(11) 98765-4321', ['spaces, brackets and hyphens removed, +55 added']],
+    ['pessoa.telefone', '(11) 98765-4321', ['spaces, brackets and hyphens removed', '+55 added']],
     ['pessoa.endereco.cep', ' 01310-100', ['surrounding spaces trimmed', 'CEP stripped of punctuation']],
     ['contaBancaria.agencia', '7', ['zero-padded to 4 digits']],
     ['pessoa.endereco.cidade', 'Sa\u0303o Paulo', ['accents composed (Unicode NFC)']],
-  ])('%s %j → %j', (path, raw, notes) => expect(normalizeField(path, raw).notes).toEqual(notes));
+  ])('%s %j → %j', (path, raw, notes) => expect(normalizeField(path, raw).notes.map((note) => tr('en', note))).toEqual(notes));
 });
 
 describe('normalizePhone', () => {
@@ -198,7 +199,7 @@ describe('prototype pollution', () => {
 
 describe('trimming only reports what it trims', () => {
   it.each(['\u00a0PROP-1001', 'PROP-1001\u3000', '\u2028PROP-1001', 'PROP-1001\u202f'])('%j → "PROP-1001"', (raw) =>
-    expect(normalizeField('idProposta', raw)).toEqual({ value: 'PROP-1001', notes: ['surrounding spaces trimmed'] }));
+    expect(normalizeField('idProposta', raw)).toEqual({ value: 'PROP-1001', notes: ['rule.note.trimmed'] }));
 
   // Control characters are not spaces: neither stripped nor reported as trimmed.
   it.each(['\u0001PROP-1001', 'PROP-1001\u001f'])('%j: unchanged value, no "trimmed" note', (raw) => {
@@ -216,7 +217,7 @@ describe('Pix keys with phone or CPF punctuation', () => {
   ])('%j → %j', (raw, expected, note) => {
     const { value, notes } = normalizeField('contaBancaria.chavePix', raw);
     expect(value).toBe(expected);
-    expect(notes.join(' ')).toMatch(note);
+    expect(notes.map((n) => tr('en', n)).join(' ')).toMatch(note);
   });
 });
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { say } from '../../../src/i18n/index.js';
 import { ExitCode } from '../../../src/errors.js';
 import { FILE_PATH, MAX_FILE_BYTES, expandInputs, loadSource, parseDocument } from '../../../src/flows/inputs.js';
 
@@ -76,7 +77,7 @@ describe('expandInputs', () => {
   ])('%s → a problem that loads as exit 2', (path, message) => {
     const [source, ...rest] = expandInputs([path], root);
     expect(rest).toEqual([]);
-    expect(source?.problem).toMatch(message);
+    expect(source?.problem && say('en', source.problem)).toMatch(message);
     const loaded = source && loadSource(source, {});
     expect(loaded).toEqual({ ok: false, file: path, exitCode: ExitCode.usage, errors: [{ path: FILE_PATH, message: expect.stringMatching(message) }] });
   });

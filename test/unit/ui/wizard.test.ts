@@ -160,7 +160,7 @@ describe('runWizard: each answer checked where it is typed', () => {
     expect(text).toContain('Resumo da submissão');
     expect(text).toContain('Dados para pagamento');
     expect(text).toContain('→ 0012 (completado com zeros até 4 dígitos)');
-    expect(text).toContain('→ +5511912345678 (espaços, parênteses e hífens removidos, +55 incluído)');
+    expect(text).toContain('→ +5511912345678 (espaços, parênteses e hífens removidos; +55 incluído)');
     expect(text).toMatch(/Agência\s+agencia\s+0012/);
   });
 

@@ -1,0 +1,32 @@
+/**
+ * Reading the files an operator names (flows/inputs.ts): missing or unreadable paths,
+ * empty folders, files too large, text that is not JSON. Part of the one catalogue of
+ * i18n/index.ts.
+ */
+export const en = {
+  'input.missing': '{path} does not exist',
+  'input.denied': '{path} cannot be read (permission denied)',
+  'input.isFolder': '{path} is a folder',
+  'input.unreadable': '{path} cannot be read ({cause})',
+  'input.emptyFolder': 'folder {path} has no *.json files',
+  'input.stdinTty': 'standard input is a terminal; pipe a file into it, e.g. cat proposal.json | econsig validate -',
+  'input.tooLarge': 'file is {size} MiB; a submission is one small JSON object (at most 1 MiB)',
+  'input.streamTooLarge': '{name} is over 1 MiB; a submission is one small JSON object',
+  'input.empty': 'file is empty; expected one JSON object (a submission)',
+  'input.notJson': 'not valid JSON{where}: {reason}',
+  'input.at': ' at line {line}, column {column}',
+} as const;
+
+export const ptBR: Record<keyof typeof en, string> = {
+  'input.missing': '{path} não existe',
+  'input.denied': '{path} não pode ser lido (permissão negada)',
+  'input.isFolder': '{path} é uma pasta',
+  'input.unreadable': '{path} não pode ser lido ({cause})',
+  'input.emptyFolder': 'a pasta {path} não tem arquivos *.json',
+  'input.stdinTty': 'a entrada padrão é um terminal; envie um arquivo por ela, ex.: cat proposta.json | econsig validate -',
+  'input.tooLarge': 'o arquivo tem {size} MiB; uma submissão é um único objeto JSON pequeno (no máximo 1 MiB)',
+  'input.streamTooLarge': '{name} passa de 1 MiB; uma submissão é um único objeto JSON pequeno',
+  'input.empty': 'o arquivo está vazio; esperado um objeto JSON (uma submissão)',
+  'input.notJson': 'JSON inválido{where}: {reason}',
+  'input.at': ' na linha {line}, coluna {column}',
+};
