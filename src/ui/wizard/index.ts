@@ -172,8 +172,9 @@ class Wizard {
       }
       if (!result.value) throw new Error(`wizard: the submission does not validate: ${JSON.stringify(result.errors)}`);
       this.say();
-      const rows = (this.options.io.stderr as { rows?: number }).rows;
-      for (const line of renderSummary(this.draft, this.lang, this.theme, result.warnings, { reveal: this.reveal, ...(rows ? { rows } : {}) })) this.say(line);
+      const { rows, columns } = this.options.io.stderr as { rows?: number; columns?: number };
+      const size = { ...(rows ? { rows } : {}), ...(columns ? { columns } : {}) };
+      for (const line of renderSummary(this.draft, this.lang, this.theme, result.warnings, { reveal: this.reveal, ...size })) this.say(line);
       this.say();
       const action = await this.prompts.select<MenuAction>({
         name: 'menu',

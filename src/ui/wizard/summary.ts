@@ -2,6 +2,7 @@
  * The table of everything entered, shown before the clerk submits. Numbers that identify a
  * person or an account are partly masked: the screen may be seen or captured by others.
  */
+import { visibleLength } from '../wrap.js';
 import { bankName } from '../../domain/banks.js';
 import type { Issue } from '../../domain/normalize.js';
 import type { FieldPath } from '../../domain/submission.js';
@@ -45,6 +46,35 @@ export interface SummaryOptions {
   reveal?: boolean;
   /** The terminal's height: a summary that would not fit is shown one line per section. */
   rows?: number;
+  /** The terminal's width: a section's line is broken between values, not inside one. */
+  columns?: number;
+}
+
+/**
+ * `Title: a · b · c` as lines of at most `width` columns, broken between values; the next
+ * lines start under the first value's indent plus two. A value longer than a line stays whole.
+ */
+export function packSection(title: string, values: readonly string[], width: number | undefined): string[] {
+  const first = `  ${title}:`;
+  if (!width) return [values.length ? `${first} ${values.join(' · ')}` : first];
+  const lines: string[] = [];
+  let current = first;
+  let length = visibleLength(first);
+  let empty = true;
+  for (const value of values) {
+    const add = visibleLength(value) + (empty ? 1 : 3);
+    if (!empty && length + add > width) {
+      lines.push(`${current} ·`);
+      current = `    ${value}`;
+      length = 4 + visibleLength(value);
+    } else {
+      current += empty ? ` ${value}` : ` · ${value}`;
+      length += add;
+    }
+    empty = false;
+  }
+  lines.push(current);
+  return lines;
 }
 
 /** Lines the menu under the summary takes (question, four or five choices, key help). */
@@ -66,14 +96,14 @@ export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warn
       rows.push({ label: fieldLabel(lang, path), field: path.slice(path.lastIndexOf('.') + 1), value: text });
       if (value !== undefined) values.push(text);
     }
-    compact.push(`${sectionTitle(lang, section.id)}: ${values.join(' · ')}`);
+    compact.push(...packSection(sectionTitle(lang, section.id), values, options.columns));
   }
   const warningLines = warnings.length
     ? [`  ${theme.warning(t(lang, 'warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${w.message}`)]
     : [];
   // 1 title + every row, then the menu: more than the terminal holds means the top scrolls away.
   if (options.rows !== undefined && 1 + rows.length + warningLines.length + MENU_ROWS > options.rows) {
-    return [theme.strong(t(lang, 'summaryTitle')), ...compact.map((line) => `  ${line}`), ...warningLines];
+    return [theme.strong(t(lang, 'summaryTitle')), ...compact, ...warningLines];
   }
   const labelWidth = Math.max(...rows.filter((r) => !r.section).map((r) => r.label.length));
   const fieldWidth = Math.max(...rows.map((r) => r.field.length));

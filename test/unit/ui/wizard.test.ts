@@ -429,4 +429,27 @@ describe('renderSummary at 80x24', () => {
     expect(short.join('\n')).toContain('Endereço: ');
     expect(renderSummary(draft, 'pt-BR', theme, [], { rows: 60 })).toEqual(full);
   });
+
+  it('at 80 columns no line of the short summary is longer than 80, and no value is split', async () => {
+    const { renderSummary } = await import('../../../src/ui/wizard/summary.js');
+    const { readPrefill } = await import('../../../src/ui/wizard/fields.js');
+    const { createTheme } = await import('../../../src/ui/theme.js');
+    const document = JSON.parse(readFileSync(join('fixtures', 'valid', 'bank-and-pix.json'), 'utf8'));
+    document.pessoa.endereco.rua = 'Avenida Brigadeiro Faria Lima';
+    document.pessoa.endereco.complemento = 'Conjunto 101, Torre Norte';
+    document.pessoa.email = 'maria.aparecida.dos.santos@example.com';
+    const draft = readPrefill(document).draft;
+    const theme = createTheme(fakeIo());
+    const wide = renderSummary(draft, 'pt-BR', theme, [], { rows: 24 });
+    const short = renderSummary(draft, 'pt-BR', theme, [], { rows: 24, columns: 80 });
+    expect(Math.max(...wide.map((line) => line.length))).toBeGreaterThan(80);
+    expect(Math.max(...short.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(short.length + 8).toBeLessThanOrEqual(24);
+    const address = short.join('\n');
+    expect(address).toContain('Avenida Brigadeiro Faria Lima');
+    expect(address).toContain('Conjunto 101, Torre Norte');
+    // The same values in the same order, only broken between them.
+    const joined = (lines: string[]) => lines.join(' ').replace(/ ·\s+/g, ' · ').replace(/\s+/g, ' ');
+    expect(joined(short)).toBe(joined(wide));
+  });
 });
