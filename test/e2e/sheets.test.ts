@@ -168,7 +168,7 @@ describe('submit a sheet', () => {
     });
     // Row 6 is invalid (exit 1 is the first failure in input order).
     expect(run.code, run.stderr).toBe(1);
-    const results = parseSubmitJson(run.stdout).results as Array<{ row: number; outcome: string; idContrato: string | null }>;
+    const results = parseSubmitJson(run.stdout).results as unknown as Array<{ row: number; outcome: string; idContrato: string | null }>;
     expect(results.map((r) => [r.row, r.outcome])).toEqual([[3, 'approved'], [5, 'approved'], [6, 'invalid']]);
     expect(sbx.requests()).toBe(2);
 

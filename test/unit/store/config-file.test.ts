@@ -62,7 +62,7 @@ describe('openConfigFile', () => {
     await expect(openConfigFile(home)).rejects.toThrow(UsageError);
     await expect(openConfigFile(home)).rejects.toThrow(`${join(home, 'config.json')}: it is not valid JSON`);
     // Neither message nor cause may quote the file: it holds tokens.
-    const error = await openConfigFile(home).catch((e: unknown) => e as UsageError);
+    const error = (await openConfigFile(home).catch((e: unknown) => e)) as UsageError;
     expect(`${error.message} ${error.hint} ${String(error.cause)}`).not.toContain('tok_leaky');
   });
 });

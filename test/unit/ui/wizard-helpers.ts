@@ -87,6 +87,7 @@ export function fakeIo(canPrompt = true): Io & { text(): string } {
     canPrompt,
     canAnimate: false,
     color: false,
+    colorStdout: false,
     json: false,
     verbose: false,
     text: () => text,
