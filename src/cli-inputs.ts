@@ -14,6 +14,8 @@ export interface GlobalOptions {
   json: boolean;
   color: boolean;
   verbose: boolean;
+  /** --lang: people's language (pt-BR or en); the locale's when absent. */
+  lang?: string | undefined;
 }
 
 export interface ValidateInput {

@@ -1,10 +1,15 @@
-/** Flag value parsers: each throws commander's InvalidArgumentError, which exits 2. */
+/**
+ * Flag value parsers: each throws commander's InvalidArgumentError, which exits 2. Its
+ * text is the catalogue's English one; the error boundary finds the key by it and says it
+ * in the run's language (ui/errors.ts usageMessage).
+ */
 import { InvalidArgumentError } from 'commander';
+import { tr } from './i18n/index.js';
 
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free port).');
+    throw new InvalidArgumentError(tr('en', 'cli.expectPort'));
   }
   return port;
 }
@@ -15,7 +20,7 @@ export const MAX_SECONDS = 86_400;
 export function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) {
-    throw new InvalidArgumentError(`expected a number of seconds from 0 to ${MAX_SECONDS}, e.g. 30 or 0.5.`);
+    throw new InvalidArgumentError(tr('en', 'cli.expectSeconds'));
   }
   return seconds;
 }
@@ -23,7 +28,7 @@ export function parseSeconds(value: string): number {
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);
   if (value.trim() === '' || !Number.isFinite(ms) || ms < 0 || ms > MAX_SECONDS * 1000) {
-    throw new InvalidArgumentError('expected a number of milliseconds, e.g. 200.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectMilliseconds'));
   }
   return ms;
 }
@@ -31,21 +36,21 @@ export function parseMilliseconds(value: string): number {
 export function parseHost(value: string): string {
   // An empty host would bind every interface; a URL or a port here is a slip.
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) {
-    throw new InvalidArgumentError('expected an address of this machine, e.g. 127.0.0.1 or ::1.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectHost'));
   }
   return value.replace(/^\[|\]$/g, '');
 }
 
 export function parsePositiveSeconds(value: string): number {
   const seconds = parseSeconds(value);
-  if (seconds === 0) throw new InvalidArgumentError('expected more than 0 seconds.');
+  if (seconds === 0) throw new InvalidArgumentError(tr('en', 'cli.expectPositiveSeconds'));
   return seconds;
 }
 
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1) {
-    throw new InvalidArgumentError('expected a whole number of at least 1.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectPositiveInt'));
   }
   return n;
 }
@@ -53,7 +58,7 @@ export function parsePositiveInt(value: string): number {
 export function parseShare(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new InvalidArgumentError('expected a share from 0 to 1, e.g. 0.2 for one request in five.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectShare'));
   }
   return n;
 }
@@ -62,14 +67,14 @@ export function parseShare(value: string): number {
 export function parseListen(value: string): { host: string; port: number } {
   const listen = parseHostPort(value);
   if (listen.port === 0) {
-    throw new InvalidArgumentError('expected a fixed port that the webhook sender targets, e.g. 127.0.0.1:4020 (0 would pick one nobody knows).');
+    throw new InvalidArgumentError(tr('en', 'cli.expectFixedPort'));
   }
   return listen;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected host:port, e.g. 127.0.0.1:4020, or a port.');
+  if (!match) throw new InvalidArgumentError(tr('en', 'cli.expectHostPort'));
   const port = parsePort(match[2] ?? '');
   const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
   return { host, port };
@@ -80,10 +85,10 @@ export function parseUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidArgumentError('expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectUrl'));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidArgumentError('expected an http:// or https:// URL.');
+    throw new InvalidArgumentError(tr('en', 'cli.expectHttpUrl'));
   }
   return value;
 }

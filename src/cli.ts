@@ -22,7 +22,7 @@ function examples(...lines: string[]): string {
 /** Build the commander program. `dispatch` receives each command's typed input. */
 export function buildProgram(
   dispatch: Dispatch,
-  output?: { writeOut(text: string): void; writeErr(text: string): void },
+  output?: { writeOut(text: string): void; writeErr(text: string): void; outputError?(text: string, write: (text: string) => void): void },
 ) {
   const program = new Command('econsig')
     // Set before any subcommand is added: subcommands copy these settings when created.
@@ -37,6 +37,7 @@ export function buildProgram(
     .option('--json', 'machine-readable output: one JSON document on stdout')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--verbose', 'show more detail, and stack traces of errors')
+    .option('--lang <locale>', 'language of messages: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG); help stays English')
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)
     .addHelpText(
@@ -60,6 +61,7 @@ export function buildProgram(
       json: o.json === true,
       color: o.color,
       verbose: o.verbose === true,
+      lang: o.lang,
     };
   };
 
@@ -71,7 +73,6 @@ export function buildProgram(
     .option('-q, --quiet', 'list only the files with errors or warnings, then the summary')
     .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
     .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
-    .option('--lang <locale>', 'language of sheet messages: pt-BR or en (default from LANG)')
     .addHelpText(
       'after',
       examples(
@@ -83,7 +84,7 @@ export function buildProgram(
       ),
     )
     .action(async (files, o) => {
-      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format, lang: o.lang }, globals());
+      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format, lang: globals().lang }, globals());
     });
 
   program
@@ -103,7 +104,6 @@ export function buildProgram(
     .option('--force', 'send even if the store shows this proposal already has a contract (or one that may exist)')
     .option('--strict', 'warnings count as errors')
     .option('--report <file>', 'write a JUnit XML report of the run')
-    .option('--lang <locale>', 'wizard language: pt-BR or en (default from LANG)')
     .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
     .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
     .option('--results <file>', 'sheets: write the results here (.csv or .xlsx; default <name>.resultados.<ext>)')
@@ -135,7 +135,7 @@ export function buildProgram(
         force: o.force === true,
         strict: o.strict === true,
         report: o.report,
-        lang: o.lang,
+        lang: globals().lang,
         sheet: o.sheet,
         format: o.format,
         results: o.results,
@@ -367,7 +367,6 @@ export function buildProgram(
     .command('template')
     .description('write an empty submissions sheet (xlsx: with a sheet explaining each column)')
     .addOption(new Option('--format <format>', 'xlsx or csv').choices(['xlsx', 'csv'] as const).default('xlsx' as const))
-    .option('--lang <locale>', 'language of the headers: pt-BR or en (default from LANG)')
     .option('-o, --output <file>', 'where to write it (default modelo-econsig.<ext>; - for stdout)')
     .option('--force', 'overwrite the file if it exists')
     .addHelpText(
@@ -375,7 +374,7 @@ export function buildProgram(
       examples('econsig template                       # modelo-econsig.xlsx', 'econsig template --format csv --lang en -o submissions.csv'),
     )
     .action(async (o) => {
-      await dispatch('template', { format: o.format, lang: o.lang, output: o.output, force: o.force === true }, globals());
+      await dispatch('template', { format: o.format, lang: globals().lang, output: o.output, force: o.force === true }, globals());
     });
 
   return program;

@@ -22,29 +22,53 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * A text of the message catalogue (src/i18n/), by key: layers below ui/ say what happened
+ * this way and the error boundary renders it in the run's language. `en` is the English
+ * text, kept as the error's `message` (logs, the store, tests). Built by `text()` of
+ * i18n/index.ts, which checks the key; this file imports nothing of ours.
+ */
+export interface Text {
+  readonly key: string;
+  readonly values?: Readonly<Record<string, unknown>>;
+  readonly en: string;
+}
+
+/** A message or hint: plain (already in the reader's language, or a system's own) or a catalogue text. */
+export type Message = string | Text;
+
+const english = (said: Message): string => (typeof said === 'string' ? said : said.en);
+const textOf = (said: Message | undefined): Text | undefined => (said === undefined || typeof said === 'string' ? undefined : said);
+
 export interface EconsigErrorOptions {
   exitCode: ExitCode;
   /** What the operator should do next. */
-  hint?: string;
+  hint?: Message | undefined;
   cause?: unknown;
 }
 
 /** An error meant for an operator: a message, an exit code and a hint. */
 export class EconsigError extends Error {
   readonly exitCode: ExitCode;
+  /** The hint in English (see `hintText` for the catalogue's). */
   readonly hint: string | undefined;
+  /** The message as a catalogue text, when it is one: rendered in the run's language. */
+  readonly text: Text | undefined;
+  readonly hintText: Text | undefined;
 
-  constructor(message: string, options: EconsigErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(message: Message, options: EconsigErrorOptions) {
+    super(english(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EconsigError';
     this.exitCode = options.exitCode;
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : english(options.hint);
+    this.text = textOf(message);
+    this.hintText = textOf(options.hint);
   }
 }
 
 /** Bad flags, missing arguments, unreadable files, a prompt needed where none is allowed. */
 export class UsageError extends EconsigError {
-  constructor(message: string, hint?: string, cause?: unknown) {
+  constructor(message: Message, hint?: Message, cause?: unknown) {
     super(message, { exitCode: ExitCode.usage, hint, cause });
     this.name = 'UsageError';
   }
@@ -52,7 +76,7 @@ export class UsageError extends EconsigError {
 
 /** No token, or the service said 401. */
 export class AuthError extends EconsigError {
-  constructor(message: string, hint?: string, cause?: unknown) {
+  constructor(message: Message, hint?: Message, cause?: unknown) {
     super(message, { exitCode: ExitCode.auth, hint, cause });
     this.name = 'AuthError';
   }
@@ -60,7 +84,7 @@ export class AuthError extends EconsigError {
 
 /** Ctrl-C (a key in raw mode, or SIGINT) or SIGTERM: exit 130. */
 export class InterruptedError extends EconsigError {
-  constructor(message = 'Interrupted.', hint?: string) {
+  constructor(message: Message = 'Interrupted.', hint?: Message) {
     super(message, { exitCode: ExitCode.interrupted, hint });
     this.name = 'InterruptedError';
   }

@@ -8,6 +8,7 @@ import type { CommandModule, CommandName, Context, Dispatch } from './cli-inputs
 import { buildProgram } from './cli.js';
 import { EconsigError, ExitCode } from './errors.js';
 import { trapSignals } from './signals.js';
+import { langOf } from './i18n/index.js';
 import { createIo, type Io } from './ui/io.js';
 
 // Literal imports, one per command: each loads only when its command runs, and the build's
@@ -43,7 +44,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   const closers: Array<() => unknown> = [];
   const abort = new AbortController();
-  let io = createIo({ env, ...streams });
+  // Before commander has parsed argv (its own errors), --lang is looked for by hand.
+  let io = createIo({ env, ...streams, lang: langOf(langFlag(argv), env) });
   let untrap: (() => void) | undefined;
 
   // commander actions cannot return a value: the running command's exit code lands here.
@@ -58,7 +60,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   streams.stderr.on('error', onStreamError);
 
   const dispatch: Dispatch = async (name, input, globals) => {
-    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose });
+    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, lang: langOf(globals.lang, env) });
     untrap ??= trapSignals(abort);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
@@ -69,6 +71,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const program = buildProgram(dispatch, {
     writeOut: (text) => streams.stdout.write(text),
     writeErr: (text) => streams.stderr.write(text),
+    // A usage error is said once, in the run's language, by renderFailure.
+    outputError: () => undefined,
   });
 
   try {
@@ -92,6 +96,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
 }
 
+/** The value of `--lang` in argv (`--lang x` or `--lang=x`), if any. */
+function langFlag(argv: string[]): string | undefined {
+  const at = argv.findIndex((arg) => arg === '--lang' || arg.startsWith('--lang='));
+  if (at < 0) return undefined;
+  const arg = argv[at] as string;
+  return arg.includes('=') ? arg.slice('--lang='.length) : argv[at + 1];
+}
+
 const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);
 
 /** The one error boundary: message, cause and hint once; a stack only with --verbose. */
@@ -101,12 +113,9 @@ async function renderFailure(error: unknown, io: Io, json: boolean): Promise<num
     if (error.code === 'commander.help' && error.exitCode === 1) return ExitCode.usage;
     // Help and version exit 0; every other commander error is a usage error (2), not 1.
     if (error.exitCode === 0 || HELP_CODES.has(error.code)) return ExitCode.ok;
-    // commander has written its message to stderr; --json still gets its one document.
-    if (json) {
-      const { writeUsageErrorJson } = await import('./ui/errors.js');
-      writeUsageErrorJson(io, error.message.replace(/^error: /, ''));
-    }
-    return ExitCode.usage;
+    // Said here, in the run's language (commander's own output of it is silenced in main).
+    const { renderUsageError } = await import('./ui/errors.js');
+    return renderUsageError({ ...io, json }, error);
   }
   const { renderError } = await import('./ui/errors.js');
   return renderError(error, io);

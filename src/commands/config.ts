@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ConfigInput, Context } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
+import { tr } from '../i18n/index.js';
 import { homePaths, resolveHome } from '../store/home.js';
 import { SETTING_KEYS, assertSettingKey, displayValue, isPathSetting, parseSettingValue, type SettingKey } from '../store/keys.js';
 import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
@@ -55,9 +56,9 @@ function view(settings: ResolvedSettings, key: SettingKey): SettingView {
 function warnIfOverridden(key: SettingKey, ctx: Context): void {
   const envName = SETTING_ENV[key];
   if (envName !== undefined && (ctx.env[envName] ?? '') !== '') {
-    writeWarning(ctx.io, `${envName} is set and takes precedence over the stored ${key} while it is set.`);
+    writeWarning(ctx.io, tr(ctx.io.lang ?? 'en', 'config.envWins', { env: envName, key }));
   }
   if (key === 'base-url' && ctx.globals.baseUrl !== undefined) {
-    writeWarning(ctx.io, '--base-url was given and takes precedence over the stored base-url for this run.');
+    writeWarning(ctx.io, tr(ctx.io.lang ?? 'en', 'config.flagWins'));
   }
 }

@@ -1,6 +1,7 @@
 import type { Context, HistoryInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
+import { text } from '../i18n/index.js';
 import { sinceInstant } from '../domain/since.js';
 import { openStore } from '../store/open-store.js';
 import { resolveSettings } from '../store/settings.js';
@@ -11,12 +12,12 @@ const HISTORY_OUTCOMES: readonly string[] = [...outcomes, 'cancelled'];
 
 export async function run(input: HistoryInput, ctx: Context): Promise<number> {
   if (input.outcome !== undefined && !HISTORY_OUTCOMES.includes(input.outcome)) {
-    throw new UsageError(`--outcome ${JSON.stringify(input.outcome)} is not an outcome.`, `Use one of: ${HISTORY_OUTCOMES.join(', ')}.`);
+    throw new UsageError(text('history.badOutcome', { value: JSON.stringify(input.outcome) }), text('history.badOutcomeHint', { outcomes: HISTORY_OUTCOMES.join(', ') }));
   }
   let since: string | undefined;
   if (input.since !== undefined) {
     since = sinceInstant(input.since, new Date()) ?? undefined;
-    if (since === undefined) throw new UsageError(`--since ${JSON.stringify(input.since)} is neither a date nor a duration.`, 'Use an ISO date (2026-05-01, 2026-05-01T12:00Z) or a duration back from now (30m, 2h, 7d).');
+    if (since === undefined) throw new UsageError(text('history.badSince', { value: JSON.stringify(input.since) }), text('history.badSinceHint'));
   }
   // The profile's store: SQLite in the home, or the team store of database-url.
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });

@@ -2,15 +2,15 @@ import type { Context, ValidateInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource } from '../flows/validate-files.js';
+import { text } from '../i18n/index.js';
 import { sheetFormatOf } from '../sheets/kind.js';
 import { createValidationOutput } from '../ui/validate-output.js';
-import { langOf } from '../i18n/index.js';
 
 export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   if (input.files.length === 0) {
-    throw new UsageError('no file to validate', 'name files or folders, or - for stdin: econsig validate proposal.json');
+    throw new UsageError(text('validate.noFile'), text('validate.noFileHint'));
   }
-  const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict, lang: langOf(input.lang, ctx.env) };
+  const options = { cwd: process.cwd(), stdin: ctx.io.stdin, now: new Date(), strict: input.strict, lang: ctx.io.lang ?? 'en' };
   const sources = expandInputs(input.files, options.cwd);
   const anySheet = sources.some((s) => sheetFormatOf(s.file, input.format) !== undefined);
   // Only a sheet loads the sheet code (and exceljs with it).

@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } fr
 import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { type Issue, ROOT_PATH } from '../domain/issue.js';
-import { type Lang, type Said, say, tr } from '../i18n/index.js';
+import { type Lang, type MessageKey, type Said, say, tr } from '../i18n/index.js';
 
 /** A submission file is a small object; anything past this is a mistake, not a submission. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -223,10 +223,13 @@ export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loa
       where = tr(lang, 'input.at', { line, column });
     }
     // Node 20 quotes the whole input in some messages; the file's text is not repeated.
-    const reason = message
-      .replace(/^JSON\.parse: /, '')
-      .replace(/ in JSON at position \d+.*$/s, '')
-      .replace(/, ".*" is not valid JSON$/s, '');
+    const reason = jsonReason(
+      lang,
+      message
+        .replace(/^JSON\.parse: /, '')
+        .replace(/ in JSON at position \d+.*$/s, '')
+        .replace(/, ".*" is not valid JSON$/s, ''),
+    );
     return {
       ok: false,
       file,
@@ -234,6 +237,27 @@ export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loa
       errors: [{ path: ROOT_PATH, message: tr(lang, 'input.notJson', { where, reason }) }],
     };
   }
+}
+
+/** V8's reasons for a JSON.parse failure, by the start of their English text. */
+const JSON_REASONS: ReadonlyArray<readonly [RegExp, MessageKey]> = [
+  [/^Expected ',' or '\}' after property value/, 'validate.json.afterValue'],
+  [/^Expected double-quoted property name/, 'validate.json.propertyName'],
+  [/^Expected property name or '\}'/, 'validate.json.propertyOrEnd'],
+  [/^Expected ',' or '\]' after array element/, 'validate.json.afterElement'],
+  [/^Bad control character in string literal/, 'validate.json.controlCharacter'],
+  [/^Unexpected non-whitespace character after JSON/, 'validate.json.textAfter'],
+  [/^Unterminated string/, 'validate.json.unterminated'],
+  [/^Unexpected end of JSON input/, 'validate.json.endOfInput'],
+];
+
+/** JSON.parse's reason in `lang`; one this table does not know stays as V8 wrote it. */
+function jsonReason(lang: Lang, reason: string): string {
+  if (lang === 'en') return reason;
+  const token = /^Unexpected token '(.+?)'/.exec(reason)?.[1];
+  if (token !== undefined) return tr(lang, 'validate.json.token', { token });
+  const known = JSON_REASONS.find(([pattern]) => pattern.test(reason));
+  return known ? tr(lang, known[1]) : reason;
 }
 
 /**

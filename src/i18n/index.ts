@@ -10,7 +10,11 @@
  * Imports nothing of ours but this folder: domain/, sheets/, ui/ and flows/ all use it.
  */
 import * as input from './input.js';
+import * as cli from './cli.js';
+import * as config from './config.js';
+import * as history from './history.js';
 import * as rules from './rules.js';
+import * as validate from './validate.js';
 import * as run from './run.js';
 
 export type Lang = 'pt-BR' | 'en';
@@ -21,10 +25,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input } as const;
+const AREAS = { run, rules, input, cli, validate, history, config } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR };
 
 export type MessageKey = keyof typeof en;
 
@@ -35,25 +39,62 @@ export const AREA_KEYS: Readonly<Record<string, readonly string[]>> = Object.fro
 
 export const CATALOGUE: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, 'pt-BR': ptBR };
 
+/** The key of an English text without placeholders (a flag parser's message inside commander's). */
+export function keyOfEnglish(english: string): MessageKey | undefined {
+  return (Object.keys(en) as MessageKey[]).find((key) => en[key] === english);
+}
+
+/** Whether `key` is a key of the catalogue (for keys built from a code, e.g. `history.why_${outcome}`). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
 /** A text of the catalogue with its `{name}` placeholders filled. */
-export function tr(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
+export function tr(lang: Lang, key: MessageKey, values: Readonly<Record<string, Value>> = {}): string {
+  return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : valueText(lang, value);
+  });
 }
 
 /**
  * A text to say later, in a language not known yet: a key and its values, where a value
- * may itself be such a text (a Pix key's phone problem inside the Pix key's message).
+ * may itself be such a text (a Pix key's phone problem inside the Pix key's message; the
+ * reason inside "invalid value") or a list of them (one a line).
  */
 export interface Said {
-  key: MessageKey;
-  values?: Record<string, string | number | Said>;
+  readonly key: MessageKey;
+  readonly values?: Readonly<Record<string, Value>>;
+}
+export type Value = string | number | Said | Text | readonly (Said | Text)[];
+
+/**
+ * A Said that carries its English rendering too: what errors below ui/ are built from
+ * (errors.ts `Text`, whose `message` stays English for logs, the store and tests); the
+ * error boundary says it in the run's language.
+ */
+export interface Text {
+  readonly key: string;
+  readonly values?: Readonly<Record<string, unknown>>;
+  readonly en: string;
 }
 
-/** A Said in `lang`. */
-export function say(lang: Lang, said: Said): string {
-  const values: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(said.values ?? {})) values[name] = typeof value === 'object' ? say(lang, value) : value;
-  return tr(lang, said.key, values);
+export function text(key: MessageKey, values?: Readonly<Record<string, Value>>): Text & Said {
+  return { key, ...(values ? { values } : {}), en: tr('en', key, values) };
+}
+
+/** A Said (or Text) in `lang`; a plain string is already said. */
+export function say(lang: Lang, said: string | Said | Text): string {
+  if (typeof said === 'string') return said;
+  if (!isMessageKey(said.key)) return 'en' in said ? said.en : said.key;
+  // A Text's values were built by text() from Values; errors.ts only keeps them.
+  return tr(lang, said.key, said.values as Readonly<Record<string, Value>> | undefined);
+}
+
+function valueText(lang: Lang, value: Value): string {
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return (value as readonly (Said | Text)[]).map((item) => say(lang, item)).join('\n');
+  return say(lang, value as Said | Text);
 }
 
 /** "submission" or "submissions" in `lang`, for `n`. */

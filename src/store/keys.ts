@@ -5,6 +5,8 @@
 import { suggest } from '../suggest.js';
 import { maskSecret, redactUrl } from '../redact.js';
 import { UsageError } from '../errors.js';
+// `msg`, not `text`: the parsers below name their trimmed input `text`.
+import { type MessageKey, type Text, text as msg } from '../i18n/index.js';
 import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
 
 /** The built-in sandbox, so a new user has a working setup (task: default profile). */
@@ -47,19 +49,18 @@ export type SettingValue = Settings[SettingKey];
 interface SettingSpec {
   /** What `config set` accepts, shown in every error about this key. */
   example: string;
-  description: string;
   secret: boolean;
   /** How a secret value is shown (config get/list); default: masked to its last 4 characters. */
   display?: (value: string) => string;
-  /** Parse and check a value; returns an error message (without the key) when bad. */
-  parse(raw: string): { value: string | number } | { error: string };
+  /** Parse and check a value; returns why it is refused (without the key) when bad. */
+  parse(raw: string): { value: string | number } | { error: Text };
 }
 
-function parseNumber(raw: string, min: number, max: number, integer: boolean, what: string) {
+function parseNumber(raw: string, min: number, max: number, integer: boolean, what: MessageKey) {
   const text = raw.trim();
   const n = Number(text);
   const ok = text !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
-  return ok ? { value: n } : { error: `expected ${what}` };
+  return ok ? { value: n } : { error: msg(what) };
 }
 
 function parseHttpUrl(raw: string) {
@@ -69,38 +70,36 @@ function parseHttpUrl(raw: string) {
   } catch {
     // fall through to the message below
   }
-  return { error: 'expected an absolute http:// or https:// URL' };
+  return { error: msg('config.expectUrl') };
 }
 
 function parseChoice<T extends string>(choices: readonly T[]) {
   return (raw: string) => {
     const text = raw.trim().toLowerCase();
-    return (choices as readonly string[]).includes(text) ? { value: text } : { error: `expected ${choices.join(' or ')}` };
+    return (choices as readonly string[]).includes(text) ? { value: text } : { error: msg('config.expectOneOf', { choices: choices.join(', ') }) };
   };
 }
 
 function parseFilePath(raw: string) {
   const text = raw.trim();
-  return text === '' ? { error: 'expected the path of a file' } : { value: text };
+  return text === '' ? { error: msg('config.expectFile') } : { value: text };
 }
 
 function parseDottedPath(raw: string) {
   const text = raw.trim();
   return /^[\w$-]+(\.[\w$-]+)*$/.test(text)
     ? { value: text }
-    : { error: 'expected a dotted path to a field of the payload' };
+    : { error: msg('config.expectDotted') };
 }
 
 const specs: Record<SettingKey, SettingSpec> = {
   'base-url': {
     example: 'https://homolog.example.com',
-    description: 'service base URL',
     secret: false,
     parse: parseHttpUrl,
   },
   'database-url': {
     example: 'postgres://econsig@db.example.com/econsig',
-    description: 'the team store: a PostgreSQL URL shared by the team (default: SQLite in the home)',
     secret: true,
     display: redactUrl,
     parse: (raw) => {
@@ -111,155 +110,134 @@ const specs: Record<SettingKey, SettingSpec> = {
       } catch {
         // fall through to the message below
       }
-      return { error: 'expected a postgres://user:password@host:port/database URL' };
+      return { error: msg('config.expectPostgres') };
     },
   },
   'webhook.port': {
     example: '4020',
-    description: 'port of the webhook listener (0 picks a free one)',
     secret: false,
-    parse: (raw) => parseNumber(raw, 0, 65535, true, 'a port number from 0 to 65535'),
+    parse: (raw) => parseNumber(raw, 0, 65535, true, 'config.expectPort'),
   },
   'webhook.host': {
     example: '127.0.0.1',
-    description: 'address the webhook listener binds',
     secret: false,
     parse: (raw) => {
       const text = raw.trim();
       return /^[\w.:[\]-]+$/.test(text) && !text.includes('://')
         ? { value: text.replace(/^\[|\]$/g, '') }
-        : { error: 'expected a host name or IP address, without scheme or port' };
+        : { error: msg('config.expectHost') };
     },
   },
   'webhook.path': {
     example: '/webhook',
-    description: 'path the webhook listener answers on',
     secret: false,
     parse: (raw) => {
       const text = raw.trim();
-      return /^\/[^\s?#]*$/.test(text) ? { value: text } : { error: 'expected a path starting with /' };
+      return /^\/[^\s?#]*$/.test(text) ? { value: text } : { error: msg('config.expectPath') };
     },
   },
   'webhook.secret': {
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    description: 'Standard Webhooks secret to verify signatures',
     secret: true,
     parse: (raw) => {
       const text = raw.trim();
-      return text !== '' && !/\s/.test(text) ? { value: text } : { error: 'expected a non-empty secret without spaces' };
+      return text !== '' && !/\s/.test(text) ? { value: text } : { error: msg('config.expectSecret') };
     },
   },
   'webhook.auth': {
     example: 'bearer',
-    description: `how callbacks authenticate: ${CALLBACK_AUTH_SCHEMES.join(', ')}`,
     secret: false,
     parse: (raw) => {
       const text = raw.trim().toLowerCase();
-      return (CALLBACK_AUTH_SCHEMES as readonly string[]).includes(text) ? { value: text } : { error: `expected one of ${CALLBACK_AUTH_SCHEMES.join(', ')}` };
+      return (CALLBACK_AUTH_SCHEMES as readonly string[]).includes(text) ? { value: text } : { error: msg('config.expectOneOf', { choices: CALLBACK_AUTH_SCHEMES.join(', ') }) };
     },
   },
   'webhook.api-key-header': {
     example: 'X-API-Key',
-    description: 'header that carries the key with webhook.auth api-key',
     secret: false,
     parse: (raw) => {
       const text = raw.trim();
-      return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text) ? { value: text } : { error: 'expected an HTTP header name, e.g. X-API-Key' };
+      return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(text) ? { value: text } : { error: msg('config.expectHeader') };
     },
   },
   'request-timeout': {
     example: '30',
-    description: 'seconds allowed for one HTTP exchange',
     secret: false,
-    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 3600, false, 'a number of seconds above 0, at most 3600'),
+    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 3600, false, 'config.expectSeconds3600'),
   },
   'wait-timeout': {
     example: '120',
-    description: 'seconds submit --wait waits for a result',
     secret: false,
-    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 86400, false, 'a number of seconds above 0, at most 86400'),
+    parse: (raw) => parseNumber(raw, Number.MIN_VALUE, 86400, false, 'config.expectSeconds86400'),
   },
   concurrency: {
     example: '4',
-    description: 'submissions in flight at once',
     secret: false,
-    parse: (raw) => parseNumber(raw, 1, 256, true, 'a whole number from 1 to 256'),
+    parse: (raw) => parseNumber(raw, 1, 256, true, 'config.expectConcurrency'),
   },
   'webhook.id-field': {
     example: 'data.contrato.id',
-    description: 'where the contract id sits in a webhook payload (optional)',
     secret: false,
     parse: parseDottedPath,
   },
   'webhook.status-field': {
     example: 'data.situacao',
-    description: 'where the status sits in a webhook payload (optional)',
     secret: false,
     parse: parseDottedPath,
   },
   'auth.method': {
     example: 'client-credentials',
-    description: 'token (a stored bearer token) or client-credentials (OAuth2)',
     secret: false,
     parse: parseChoice(['token', 'client-credentials']),
   },
   'auth.token-url': {
     example: 'https://auth.homolog.example.com/oauth2/token',
-    description: 'OAuth2 token endpoint (client-credentials)',
     secret: false,
     parse: parseHttpUrl,
   },
   'auth.client-id': {
     example: 'my-client-id',
-    description: 'OAuth2 client id (client-credentials)',
     secret: false,
     parse: (raw) => {
       const text = raw.trim();
-      return text !== '' && !/[\s\x00-\x1f]/.test(text) ? { value: text } : { error: 'expected a client id without spaces' };
+      return text !== '' && !/[\s\x00-\x1f]/.test(text) ? { value: text } : { error: msg('config.expectClientId') };
     },
   },
   'auth.scope': {
     example: 'contratos:write',
-    description: 'OAuth2 scope to ask for (optional, space-separated)',
     secret: false,
     parse: (raw) => {
       const text = raw.trim().replace(/\s+/g, ' ');
-      return text !== '' ? { value: text } : { error: 'expected one or more scopes' };
+      return text !== '' ? { value: text } : { error: msg('config.expectScopes') };
     },
   },
   'auth.client-auth': {
     example: 'basic',
-    description: 'basic (HTTP Basic, the default) or post (client_secret in the form)',
     secret: false,
     parse: parseChoice(['basic', 'post']),
   },
   'tls.cert': {
     example: '/etc/econsig/client.pem',
-    description: 'client certificate (PEM) for mTLS, with tls.key',
     secret: false,
     parse: parseFilePath,
   },
   'tls.key': {
     example: '/etc/econsig/client.key',
-    description: 'private key (PEM) of tls.cert',
     secret: false,
     parse: parseFilePath,
   },
   'tls.pfx': {
     example: '/etc/econsig/client.p12',
-    description: 'client certificate and key as PKCS#12 (passphrase: ECONSIG_TLS_PASSPHRASE)',
     secret: false,
     parse: parseFilePath,
   },
   'tls.ca': {
     example: '/etc/econsig/homolog-ca.pem',
-    description: 'extra CA bundle (PEM) to trust, e.g. a homologation\'s private CA',
     secret: false,
     parse: parseFilePath,
   },
   'receiver-url': {
     example: 'https://callbacks.example.com/webhook',
-    description: 'the team\'s receiver (econsig watch at the callback URL); econsig doctor checks it',
     secret: false,
     parse: parseHttpUrl,
   },
@@ -316,26 +294,29 @@ export function suggestKey(key: string): SettingKey | undefined {
 export function assertSettingKey(key: string): SettingKey {
   if (isSettingKey(key)) return key;
   const suggestion = suggestKey(key);
-  const didYouMean = suggestion ? ` Did you mean "${suggestion}"?` : '';
-  throw new UsageError(
-    `Unknown setting "${key}".${didYouMean}`,
-    `Known settings:\n${SETTING_KEYS.map((k) => `    ${k.padEnd(20)} ${specs[k].description}`).join('\n')}`,
-  );
+  const didYouMean = suggestion ? msg('config.didYouMean', { suggestion }) : '';
+  const list = SETTING_KEYS.map((k) => msg('config.settingLine', { key: k.padEnd(20), about: aboutSetting(k) }));
+  throw new UsageError(msg('config.unknownSetting', { key, didYouMean }), msg('config.knownSettings', { list }));
+}
+
+/** What a setting is, for the list of known settings. */
+function aboutSetting(key: SettingKey): Text {
+  return msg(`config.about.${key}`, key === 'webhook.auth' ? { schemes: CALLBACK_AUTH_SCHEMES.join(', ') } : undefined);
 }
 
 /**
  * Parse a raw value for `key`. `origin` names where it came from (e.g. "ECONSIG_BASE_URL")
  * so the message points at the right place. Throws UsageError naming the key and an example.
  */
-export function parseSettingValue(key: SettingKey, raw: string, origin?: string): string | number {
+export function parseSettingValue(key: SettingKey, raw: string, origin?: string | Text): string | number {
   const result = specs[key].parse(raw);
   if ('value' in result) return result.value;
-  const where = origin ? ` (from ${origin})` : '';
+  const where = origin ? msg('config.from', { origin }) : '';
   // The value itself is left out of the message for secrets: it must never be printed.
   const shown = specs[key].secret ? '' : ` "${raw}"`;
   throw new UsageError(
-    `Invalid value${shown} for ${key}${where}: ${result.error}.`,
-    `Example: econsig config set ${key} ${specs[key].example}`,
+    msg('config.invalidValue', { shown, key, where, reason: result.error }),
+    msg('config.example', { key, example: specs[key].example }),
   );
 }
 
@@ -352,10 +333,7 @@ export function displayValue(key: SettingKey, value: SettingValue): string | num
 }
 
 /** Profile names become object keys in the store, so keep them plain. */
-export function assertProfileName(name: string, origin: string): string {
+export function assertProfileName(name: string, origin: string | Text): string {
   if (/^[A-Za-z0-9][\w.-]{0,63}$/.test(name)) return name;
-  throw new UsageError(
-    `Invalid profile name "${name}" (from ${origin}).`,
-    'Use letters, digits, ".", "_" or "-", e.g. --profile homolog.',
-  );
+  throw new UsageError(msg('config.badProfile', { name, origin }), msg('config.badProfileHint'));
 }

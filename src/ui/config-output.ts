@@ -5,6 +5,7 @@
 import type { HomePaths } from '../store/home.js';
 import type { SettingKey } from '../store/keys.js';
 import type { ResolvedProfile, SettingSource } from '../store/settings.js';
+import { type Lang, isMessageKey, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
 
@@ -26,7 +27,7 @@ export function writeSetting(io: Io, profile: ResolvedProfile, view: SettingView
     return;
   }
   if (view.value === undefined) {
-    io.stderr.write(`${view.key} is not set for profile ${profile.name}.\n`);
+    io.stderr.write(`${tr(io.lang ?? 'en', 'config.notSet', { key: view.key, profile: profile.name })}\n`);
     return;
   }
   io.stdout.write(`${view.value}\n`);
@@ -39,13 +40,20 @@ export function writeSettingList(io: Io, profile: ResolvedProfile, views: Settin
     return;
   }
   const t = createTheme(io);
+  const lang: Lang = io.lang ?? 'en';
   const data = createTheme({ color: io.colorStdout });
-  io.stderr.write(`Profile: ${t.strong(profile.name)} ${t.muted(`(${profile.source})`)}\n`);
+  io.stderr.write(`${tr(lang, 'config.profileLine', { profile: t.strong(profile.name), source: t.muted(`(${sourceName(lang, profile.source)})`) })}\n`);
   const width = Math.max(...views.map((v) => v.key.length));
   for (const v of views) {
-    const value = v.value === undefined ? '(not set)' : String(v.value);
-    io.stdout.write(`${v.key.padEnd(width)}  ${value}  ${data.muted(`[${v.source}]`)}\n`);
+    const value = v.value === undefined ? tr(lang, 'config.unsetValue') : String(v.value);
+    io.stdout.write(`${v.key.padEnd(width)}  ${value}  ${data.muted(`[${sourceName(lang, v.source)}]`)}\n`);
   }
+}
+
+/** Where a value comes from (flag, env, config, default), in the reader's words. */
+export function sourceName(lang: Lang, source: string): string {
+  const key = `config.source_${source}`;
+  return isMessageKey(key) ? tr(lang, key) : source;
 }
 
 export function writeSettingChanged(
@@ -61,12 +69,14 @@ export function writeSettingChanged(
     return;
   }
   const t = createTheme(io);
+  const lang: Lang = io.lang ?? 'en';
+  const values = { key: change.key, value: String(change.value), profile: t.strong(change.profile) };
   const text =
     change.action === 'set'
-      ? `${t.success('✓')} ${change.key} = ${String(change.value)} for profile ${t.strong(change.profile)}`
+      ? `${t.success('✓')} ${tr(lang, 'config.changed', values)}`
       : change.changed
-        ? `${t.success('✓')} ${change.key} removed from profile ${t.strong(change.profile)}; the default applies`
-        : `${change.key} was not set for profile ${t.strong(change.profile)}; nothing to remove`;
+        ? `${t.success('✓')} ${tr(lang, 'config.removed', values)}`
+        : tr(lang, 'config.notRemoved', values);
   io.stderr.write(`${text}\n`);
 }
 
@@ -75,5 +85,6 @@ export function writePaths(io: Io, paths: HomePaths): void {
     writeJson(io, { home: paths.home, config: paths.config, store: paths.store });
     return;
   }
-  io.stdout.write(`home     ${paths.home}\nconfig   ${paths.config}\nstore    ${paths.store}\n`);
+  const lang: Lang = io.lang ?? 'en';
+  io.stdout.write(`${tr(lang, 'config.pathHome')}   ${paths.home}\n${tr(lang, 'config.pathConfig')}   ${paths.config}\n${tr(lang, 'config.pathStore')}   ${paths.store}\n`);
 }

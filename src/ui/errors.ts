@@ -1,5 +1,5 @@
 import { EconsigError, ExitCode } from '../errors.js';
-import { tr } from '../i18n/index.js';
+import { type Lang, keyOfEnglish, say, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { wrapText } from './wrap.js';
 import { createTheme } from './theme.js';
@@ -12,23 +12,36 @@ function describeCause(cause: unknown): string | undefined {
   return cause === undefined ? undefined : String(cause);
 }
 
+/** What the boundary says of a failure, in `lang`: message, cause, hint, and the catalogue key as a stable code. */
+export function describeFailure(error: unknown, lang: Lang): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
+  if (!(error instanceof EconsigError)) {
+    return {
+      message: tr(lang, 'cli.internalError', { message: error instanceof Error ? error.message : String(error) }),
+      cause: undefined,
+      hint: tr(lang, 'cli.bugHint'),
+      code: 'cli.internalError',
+      exitCode: ExitCode.bug,
+    };
+  }
+  return {
+    message: error.text ? say(lang, error.text) : error.message,
+    cause: describeCause(error.cause),
+    hint: error.hintText ? say(lang, error.hintText) : error.hint,
+    code: error.text?.key ?? null,
+    exitCode: error.exitCode,
+  };
+}
+
 /**
  * Render a failure once, for people on stderr and, with --json, as one JSON document on
- * stdout. Returns the exit code. A stack trace appears only with --verbose.
+ * stdout. Returns the exit code. A stack trace appears only with --verbose. Texts follow
+ * the run's language, in --json too; `code` (the catalogue key) and `exitCode` do not.
  */
 export function renderError(error: unknown, io: Io): number {
   const theme = createTheme(io);
-  const known = error instanceof EconsigError;
-  const exitCode = known ? error.exitCode : ExitCode.bug;
-  const message = known
-    ? error.message
-    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  const cause = known ? describeCause(error.cause) : undefined;
-  const hint = known
-    ? error.hint
-    : 'This is a bug in econsig. Run again with --verbose and report the output.';
-
   const lang = io.lang ?? 'en';
+  const { message, cause, hint, code, exitCode } = describeFailure(error, lang);
+
   const lines = [`${theme.error(tr(lang, 'errorLabel'))} ${message}`];
   if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
   if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
@@ -37,14 +50,67 @@ export function renderError(error: unknown, io: Io): number {
   io.stderr.write(`${wrapText(lines.join('\n'), stderr.isTTY ? stderr.columns : undefined)}\n`);
 
   if (io.json) {
-    const doc = { ok: false, error: { message, cause: cause ?? null, hint: hint ?? null, exitCode } };
+    const doc = { ok: false, error: { message, cause: cause ?? null, hint: hint ?? null, exitCode, ...(code ? { code } : {}) } };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
   }
   return exitCode;
 }
 
-/** A usage error commander has already printed on stderr: with --json, its one document on stdout. */
-export function writeUsageErrorJson(io: Io, message: string): void {
-  const doc = { ok: false, error: { message, cause: null, hint: 'See econsig --help.', exitCode: ExitCode.usage } };
-  io.stdout.write(`${JSON.stringify(doc)}\n`);
+/**
+ * A usage error of commander's (unknown option, missing argument...), said in the run's
+ * language from its `code` and the names in its English message; then, with --json, the
+ * one document on stdout.
+ */
+export function renderUsageError(io: Io, error: { code: string; message: string }): number {
+  const theme = createTheme(io);
+  const lang = io.lang ?? 'en';
+  const { message, hint } = usageMessage(lang, error);
+  io.stderr.write(`${theme.error(tr(lang, 'errorLabel'))} ${message}\n${hint ? `  ${theme.info(tr(lang, 'hintLabel'))} ${hint}\n` : ''}`);
+  if (io.json) {
+    const doc = { ok: false, error: { message, cause: null, hint: hint ?? tr(lang, 'cli.seeHelp'), exitCode: ExitCode.usage, code: error.code } };
+    io.stdout.write(`${JSON.stringify(doc)}\n`);
+  }
+  return ExitCode.usage;
+}
+
+/** commander's English message turned into the catalogue's text; its own text when its shape is not known. */
+export function usageMessage(lang: Lang, error: { code: string; message: string }): { message: string; hint?: string } {
+  const english = error.message.replace(/^error: /, '');
+  const [first = '', ...rest] = english.split('\n');
+  // commander's "(Did you mean --force?)" / "(Did you mean one of a, b?)".
+  const suggestion = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  const hint = suggestion ? tr(lang, 'cli.didYouMean', { suggestion }) : undefined;
+  const quoted = [...first.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? '');
+  const said = (key: Parameters<typeof tr>[1], values: Record<string, string> = {}): { message: string; hint?: string } => ({
+    message: tr(lang, key, values),
+    ...(hint ? { hint } : {}),
+  });
+  switch (error.code) {
+    case 'commander.unknownOption':
+      return said('cli.unknownOption', { option: quoted[0] ?? '' });
+    case 'commander.unknownCommand':
+      return said('cli.unknownCommand', { command: quoted[0] ?? '' });
+    case 'commander.missingArgument':
+      return said('cli.missingArgument', { argument: quoted[0] ?? '' });
+    case 'commander.optionMissingArgument':
+      return said('cli.optionMissingArgument', { option: quoted[0] ?? '' });
+    case 'commander.excessArguments': {
+      const got = /but got \d+: (.*)\.$/.exec(first)?.[1] ?? '';
+      return said('cli.excessArguments', { arguments: got });
+    }
+    case 'commander.invalidArgument': {
+      // "option '--port <n>' argument 'x' is invalid. <our parser's text>"; the parser's text is a catalogue key.
+      const detail = /is invalid(?: for argument '[^']*')?\. (.*)$/.exec(first)?.[1] ?? '';
+      const choices = /^Allowed choices are (.*)\.$/.exec(detail)?.[1];
+      const known = keyOfEnglish(detail);
+      const reason = choices ? tr(lang, 'cli.allowedChoices', { choices }) : known ? tr(lang, known) : detail;
+      return first.startsWith('option ')
+        ? said('cli.invalidOptionValue', { option: quoted[0] ?? '', value: quoted[1] ?? '', reason })
+        : said('cli.invalidArgumentValue', { value: quoted[0] ?? '', reason });
+    }
+    case 'commander.conflictingOption':
+      return said('cli.conflictingOption', { option: quoted[0] ?? '', other: quoted[1] ?? '' });
+    default:
+      return { message: english, ...(hint ? { hint } : {}) };
+  }
 }

@@ -1,5 +1,6 @@
 import type { Issue } from '../domain/issue.js';
 import type { FileReport } from '../flows/validate-files.js';
+import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { type LabelLang, entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme } from './theme.js';
@@ -73,6 +74,7 @@ function isQuietHeader(r: FileReport): boolean {
 
 function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang; quiet?: boolean }): ValidationOutput {
   const t = createTheme(io);
+  const lang: Lang = io.lang ?? 'en';
   // --quiet: only the files with something to say, and the summary (issue 14).
   const listClean = options.quiet !== true && options.total <= LIST_CLEAN_FILES_UP_TO;
   let pending = '';
@@ -88,13 +90,18 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
       pending = '';
     }
   };
+  // The markers of a whole file or document, in the reader's words (--json keeps them as they are).
+  const where = (issue: Issue): string => {
+    const at = issueWhere(issue);
+    return at === '(file)' ? tr(lang, 'validate.pathFile') : at === '(root)' ? tr(lang, 'validate.pathRoot') : at;
+  };
   const issues = (report: FileReport): void => {
-    for (const e of report.errors) line(`    ${t.error('error  ')} ${t.path(issueWhere(e))}: ${e.message}`);
+    for (const e of report.errors) line(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(where(e))}: ${e.message}`);
     for (const w of report.warnings) {
-      const label = options.strict ? t.error('warning') : t.warning('warning');
-      line(`    ${label} ${t.path(issueWhere(w))}: ${w.message}`);
+      const label = options.strict ? t.error(tr(lang, 'warningLine')) : t.warning(tr(lang, 'warningLine'));
+      line(`    ${label} ${t.path(where(w))}: ${w.message}`);
     }
-    for (const note of report.notes ?? []) line(`    ${t.muted('note   ')} ${note}`);
+    for (const note of report.notes ?? []) line(`    ${t.muted(tr(lang, 'validate.noteLabel'))} ${note}`);
   };
   /** A sheet's header row: its column problems count as the file's (a missing column fails the file). */
   const sheetHeader = (report: FileReport): void => {
@@ -123,8 +130,17 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
       issues(report);
     },
     finish() {
-      const counted = rows === files && rows > 0 ? `${rows} row${rows === 1 ? '' : 's'}` : `${files} file${files === 1 ? '' : 's'}`;
-      const summary = `${counted}: ${valid} valid, ${files - valid} invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${options.strict && warnings ? ', counted as errors with --strict' : ''})`;
+      const byRow = rows === files && rows > 0;
+      const invalid = files - valid;
+      // Portuguese agrees in gender and number: "1 arquivo válido", "2 linhas inválidas".
+      const summary = tr(lang, 'validate.summary', {
+        counted: byRow ? tr(lang, rows === 1 ? 'validate.rowOne' : 'validate.rowMany', { n: rows }) : tr(lang, files === 1 ? 'validate.fileOne' : 'validate.fileMany', { n: files }),
+        valid: byRow ? tr(lang, valid === 1 ? 'validate.validRow' : 'validate.validRows', { n: valid }) : tr(lang, valid === 1 ? 'validate.validFile' : 'validate.validFiles', { n: valid }),
+        invalid: byRow ? tr(lang, invalid === 1 ? 'validate.invalidRow' : 'validate.invalidRows', { n: invalid }) : tr(lang, invalid === 1 ? 'validate.invalidFile' : 'validate.invalidFiles', { n: invalid }),
+        errors: tr(lang, errors === 1 ? 'validate.errorOne' : 'validate.errorMany', { n: errors }),
+        warnings: tr(lang, warnings === 1 ? 'validate.warningOne' : 'validate.warningMany', { n: warnings }),
+        strict: options.strict && warnings ? tr(lang, 'validate.strictCounted') : '',
+      });
       line(valid === files ? t.success(summary) : t.error(summary));
       io.stderr.write(pending);
     },

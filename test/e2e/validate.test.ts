@@ -153,13 +153,13 @@ describe('econsig schema, --help, --version', () => {
     expect(r.stderr).toContain('Usage: econsig');
   });
 
-  it('an unknown flag with --json: exit 2, commander\'s message on stderr, the one error document on stdout', async () => {
+  it('an unknown flag with --json: exit 2, the message on stderr, the one error document on stdout', async () => {
     const r = await runCli(['validate', 'fixtures/valid', '--no-such-flag', '--json'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--no-such-flag'");
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
-      error: { message: "unknown option '--no-such-flag'", cause: null, hint: 'See econsig --help.', exitCode: 2 },
+      error: { message: "unknown option '--no-such-flag'", cause: null, hint: 'See econsig --help.', exitCode: 2, code: 'commander.unknownOption' },
     });
   });
 

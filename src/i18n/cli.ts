@@ -1,0 +1,61 @@
+/**
+ * The boundary's texts (src/ui/errors.ts, src/main.ts): commander's usage errors said by
+ * their code, the flag value parsers' reasons (src/cli-parsers.ts), the internal-error
+ * message. Part of the one catalogue of i18n/index.ts.
+ */
+export const en = {
+  'cli.internalError': 'internal error: {message}',
+  'cli.bugHint': 'This is a bug in econsig. Run again with --verbose and report the output.',
+  'cli.seeHelp': 'See econsig --help.',
+  'cli.didYouMean': 'Did you mean {suggestion}?',
+  'cli.unknownOption': "unknown option '{option}'",
+  'cli.unknownCommand': "unknown command '{command}'",
+  'cli.missingArgument': "missing required argument '{argument}'",
+  'cli.optionMissingArgument': "option '{option}' argument missing",
+  'cli.excessArguments': 'too many arguments: {arguments}',
+  'cli.invalidOptionValue': "option '{option}' argument '{value}' is invalid. {reason}",
+  'cli.invalidArgumentValue': "argument value '{value}' is invalid. {reason}",
+  'cli.conflictingOption': "{option} cannot be used with {other}",
+  'cli.allowedChoices': 'Allowed choices are {choices}.',
+  'cli.interrupted': 'Interrupted ({signal}).',
+  // Flag value parsers (their English text is what commander carries; the boundary finds the key by it).
+  'cli.expectPort': 'expected a port number from 0 to 65535 (0 picks a free port).',
+  'cli.expectSeconds': 'expected a number of seconds from 0 to 86400, e.g. 30 or 0.5.',
+  'cli.expectMilliseconds': 'expected a number of milliseconds, e.g. 200.',
+  'cli.expectHost': 'expected an address of this machine, e.g. 127.0.0.1 or ::1.',
+  'cli.expectPositiveSeconds': 'expected more than 0 seconds.',
+  'cli.expectPositiveInt': 'expected a whole number of at least 1.',
+  'cli.expectShare': 'expected a share from 0 to 1, e.g. 0.2 for one request in five.',
+  'cli.expectFixedPort': 'expected a fixed port that the webhook sender targets, e.g. 127.0.0.1:4020 (0 would pick one nobody knows).',
+  'cli.expectHostPort': 'expected host:port, e.g. 127.0.0.1:4020, or a port.',
+  'cli.expectUrl': 'expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.',
+  'cli.expectHttpUrl': 'expected an http:// or https:// URL.',
+} as const;
+
+export const ptBR: Record<keyof typeof en, string> = {
+  'cli.internalError': 'erro interno: {message}',
+  'cli.bugHint': 'Isto é um defeito do econsig. Rode de novo com --verbose e envie a saída à equipe.',
+  'cli.seeHelp': 'Veja econsig --help.',
+  'cli.didYouMean': 'Você quis dizer {suggestion}?',
+  'cli.unknownOption': 'opção desconhecida: {option} (veja --help)',
+  'cli.unknownCommand': 'comando desconhecido: {command} (veja econsig --help)',
+  'cli.missingArgument': 'falta o argumento {argument} (veja --help)',
+  'cli.optionMissingArgument': 'a opção {option} precisa de um valor',
+  'cli.excessArguments': 'argumentos demais: {arguments}',
+  'cli.invalidOptionValue': 'valor inválido {value} em {option}: {reason}',
+  'cli.invalidArgumentValue': 'valor inválido {value}: {reason}',
+  'cli.conflictingOption': '{option} não pode ser usada junto com {other}',
+  'cli.allowedChoices': 'use um destes: {choices}.',
+  'cli.interrupted': 'Interrompido ({signal}).',
+  'cli.expectPort': 'informe uma porta de 0 a 65535 (0 escolhe uma livre).',
+  'cli.expectSeconds': 'informe um número de segundos de 0 a 86400, por exemplo 30 ou 0.5.',
+  'cli.expectMilliseconds': 'informe um número de milissegundos, por exemplo 200.',
+  'cli.expectHost': 'informe um endereço desta máquina, por exemplo 127.0.0.1 ou ::1.',
+  'cli.expectPositiveSeconds': 'informe mais de 0 segundos.',
+  'cli.expectPositiveInt': 'informe um número inteiro de pelo menos 1.',
+  'cli.expectShare': 'informe uma fração de 0 a 1, por exemplo 0.2 para uma requisição em cinco.',
+  'cli.expectFixedPort': 'informe uma porta fixa, a que o remetente do webhook usa, por exemplo 127.0.0.1:4020 (0 escolheria uma que ninguém conhece).',
+  'cli.expectHostPort': 'informe host:porta, por exemplo 127.0.0.1:4020, ou só a porta.',
+  'cli.expectUrl': 'informe uma URL http(s) completa, por exemplo http://127.0.0.1:4020/webhook.',
+  'cli.expectHttpUrl': 'informe uma URL http:// ou https://.',
+};

@@ -1,0 +1,63 @@
+/**
+ * `history`'s texts (ui/history-output.ts, commands/history.ts). The store keeps what
+ * happened in English (its record); a Portuguese reader gets each outcome's explanation
+ * from here instead. Part of the one catalogue of i18n/index.ts.
+ */
+export const en = {
+  'history.badOutcome': '--outcome {value} is not an outcome.',
+  'history.badOutcomeHint': 'Use one of: {outcomes}.',
+  'history.badSince': '--since {value} is neither a date nor a duration.',
+  'history.badSinceHint': 'Use an ISO date (2026-05-01, 2026-05-01T12:00Z) or a duration back from now (30m, 2h, 7d).',
+  'history.noMatch': 'no submissions match',
+  'history.more': '… {more} more; narrow with --proposal, --contract, --outcome, --since, or raise --limit',
+  'history.orMore': '{n} or more',
+  'history.noAnswer': 'unknown (no answer recorded)',
+  'history.noStatus': 'no status',
+  'history.cancelled': 'cancelled',
+  'history.unreadableRow': 'unreadable row skipped: {problem}',
+  'history.imported': 'imported {n} lines of {journal} into the store{skipped}; the old file is now {renamed}',
+  'history.importedOne': 'imported {n} line of {journal} into the store{skipped}; the old file is now {renamed}',
+  'history.importSkipped': '; {n} unreadable lines skipped',
+  'history.importSkippedOne': '; {n} unreadable line skipped',
+  'history.noteLabel': 'note:',
+  // What an answer without the service's erros meant (the store's English record is shown in English)
+  'history.why_unauthorized': '401: the token was invalid or expired',
+  'history.why_unavailable': 'the service was unavailable: nothing was sent',
+  'history.why_unknown': 'no answer that settles it: the contract may exist',
+  'history.why_rate_limited': '429: too many requests; nothing was created',
+  'history.why_rejected': 'refused by the service',
+  'history.why_not_found': 'proposal not found',
+  'history.why_skipped': 'not sent',
+  'history.why_invalid': 'invalid: not sent',
+  'history.why_timeout': 'no result in time',
+  'history.why_denied': 'denied',
+} as const;
+
+export const ptBR: Record<keyof typeof en, string> = {
+  'history.badOutcome': '--outcome {value} não é um resultado conhecido.',
+  'history.badOutcomeHint': 'Use um destes: {outcomes}.',
+  'history.badSince': '--since {value} não é uma data nem um intervalo.',
+  'history.badSinceHint': 'Use uma data ISO (2026-05-01, 2026-05-01T12:00Z) ou um intervalo contado de agora para trás (30m, 2h, 7d).',
+  'history.noMatch': 'nenhuma submissão encontrada',
+  'history.more': '… e mais {more}; filtre com --proposal, --contract, --outcome, --since, ou aumente --limit',
+  'history.orMore': '{n} ou mais',
+  'history.noAnswer': 'incerta (nenhuma resposta registrada)',
+  'history.noStatus': 'sem status',
+  'history.cancelled': 'cancelada',
+  'history.unreadableRow': 'registro ilegível ignorado: {problem}',
+  'history.imported': '{n} linhas de {journal} importadas para o registro local{skipped}; o arquivo antigo agora é {renamed}',
+  'history.importedOne': '{n} linha de {journal} importada para o registro local{skipped}; o arquivo antigo agora é {renamed}',
+  'history.importSkipped': '; {n} linhas ilegíveis ignoradas',
+  'history.importSkippedOne': '; {n} linha ilegível ignorada',
+  'history.noteLabel': 'nota:',
+  'history.why_unauthorized': '401: o token era inválido ou tinha expirado',
+  'history.why_unavailable': 'o serviço estava indisponível: nada foi enviado',
+  'history.why_unknown': 'sem resposta conclusiva: o contrato pode existir',
+  'history.why_rate_limited': '429: requisições demais; nada foi criado',
+  'history.why_rejected': 'recusada pelo serviço',
+  'history.why_not_found': 'proposta não encontrada',
+  'history.why_skipped': 'não enviada',
+  'history.why_invalid': 'inválida: não enviada',
+  'history.why_timeout': 'sem resultado no prazo',
+  'history.why_denied': 'negada',
+};
