@@ -23,9 +23,6 @@ import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
 
-const SANDBOX_DOWN_HINT =
-  'Nothing was sent. The default profile points at the local sandbox: start it with `econsig sandbox` in another terminal (or try `econsig demo`).';
-
 function settingFlags(input: SubmitInput): Partial<Settings> {
   const flags: Partial<Settings> = {};
   if (input.requestTimeout !== undefined) flags['request-timeout'] = input.requestTimeout;
@@ -145,7 +142,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
       requestTimeoutMs: values['request-timeout'] * 1000,
       concurrency: values.concurrency,
       force: input.force,
-      ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: SANDBOX_DOWN_HINT } : {}),
+      ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: { key: 'hintSandboxDown' } as const } : {}),
       unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
       // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
       ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000, listen: !(values['database-url'] && !input.listen) } } : {}),

@@ -17,6 +17,7 @@ import type { ResolvedSettings } from '../store/settings.js';
 import { readTokenCache, writeTokenCache } from '../store/token-cache.js';
 import { requireToken } from '../store/token.js';
 import { checkCertificateDates, loadTlsMaterial, type TlsMaterial } from '../store/tls-files.js';
+import type { Said } from '../i18n/index.js';
 
 export interface AuthSession {
   plan: AuthPlan;
@@ -57,16 +58,14 @@ export function authPlanOf(settings: OpenAuthSessionOptions['settings'], env: Re
  * What to do after a 401, naming where the token came from (issue 14: the hint said
  * `econsig auth login` when the token was ECONSIG_TOKEN's).
  */
-export function unauthorizedHint(plan: AuthPlan, profile: string): string {
+export function unauthorizedHint(plan: AuthPlan, profile: string): Said {
   const flag = profile === 'default' ? '' : ` --profile ${profile}`;
   if (plan.method === 'client-credentials') {
-    const secret = plan.secretSource === 'env' ? 'ECONSIG_CLIENT_SECRET' : `the client secret stored for profile ${profile}`;
-    return `The access token came from client credentials (${secret}); a fresh one was refused too. Check the client's access with the provider, and \`econsig auth status${flag}\`.`;
+    const secret: Said = plan.secretSource === 'env' ? { key: 'secretFromEnv' } : { key: 'secretStored', values: { profile } };
+    return { key: 'hintTokenFromClient', values: { secret, flag } };
   }
-  if (plan.token?.source === 'env') {
-    return `The token came from ECONSIG_TOKEN: set a valid one (or unset it to use the token stored for profile ${profile}).`;
-  }
-  return `The token is the one stored for profile ${profile}${plan.token ? ` (${plan.token.path})` : ''}: log in again with \`econsig auth login${flag}\`.`;
+  if (plan.token?.source === 'env') return { key: 'hintTokenFromEnv', values: { profile } };
+  return { key: 'hintTokenStored', values: { profile, flag, path: plan.token ? ` (${plan.token.path})` : '' } };
 }
 
 /** Refuse sending the client secret over plain http to another machine, as the token. */

@@ -3,6 +3,7 @@
  * (in input order, invalid files included). Opens the store, the result waiter (before
  * any POST) and the HTTP client, and closes them however it ends.
  */
+import type { Said } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
@@ -33,8 +34,8 @@ export interface RunSubmitOptions {
   requestTimeoutMs: number;
   concurrency: number;
   force: boolean;
-  unreachableHint?: string;
-  unauthorizedHint?: string;
+  unreachableHint?: Said;
+  unauthorizedHint?: Said;
   /** `listen: false`: no listener, results come from the (team) store alone. */
   wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions; listen?: boolean };
   signal: AbortSignal;

@@ -24,6 +24,7 @@ import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
 import { StorageError, type Store, type SubmissionRecord } from '../store/store.js';
 import type { ResultWaiter } from './result-waiter.js';
+import { type MessageKey, type Said, say } from '../i18n/index.js';
 
 /**
  * The store failed during the batch (disk full, permissions): some answers are not in it,
@@ -76,7 +77,7 @@ export interface SubmitResult {
   hint?: string;
   /** `message` and `hint` as keys of the people's catalogue (i18n/), where one exists. */
   said?: Said;
-  hintSaid?: { key: SaidHintKey; values?: Said['values'] };
+  hintSaid?: Said;
   exitCode: ExitCode;
   warnings: Issue[];
   errors: Issue[];
@@ -89,39 +90,15 @@ export interface SubmitResult {
 
 /**
  * What happened, as a key of the people's message catalogue (i18n/) and its values, so
- * the terminal can say it in the reader's language; `message` stays the English record
- * (--json, the store).
+ * the terminal can say it in the reader's language; `message` and `hint` stay the English
+ * record (--json, the store).
  */
-export interface Said {
-  key: SaidKey;
-  values?: Record<string, string | number>;
-}
-export type SaidKey =
-  | 'accepted'
-  | 'alreadyAccepted'
-  | 'alreadyApproved'
-  | 'rejected'
-  | 'notFound'
-  | 'unauthorized'
-  | 'rateLimited'
-  | 'unavailable'
-  | 'interruptedNotSent'
-  | 'refusedEarlier'
-  | 'sameAs'
-  | 'alsoIn'
-  | 'resultApproved'
-  | 'resultDenied'
-  | 'resultCancelled'
-  | 'noResultWithin'
-  | 'stoppedWaiting'
-  | 'mayExist'
-  | 'heldUnanswered'
-  | 'heldUnknown';
-export type SaidHintKey = 'hintCheck' | 'hintRejected' | 'hintNotFound' | 'hintRateLimited' | 'hintInterrupted' | 'hintAlsoIn' | 'hintTimeout';
+export type { Said } from '../i18n/index.js';
 
-/** Say it: the key for people's text, and the hint's key. */
-function said(result: SubmitResult, key: SaidKey, values?: Said['values'], hintKey?: SaidHintKey, hintValues?: Said['values']): SubmitResult {
-  return { ...result, said: { key, ...(values ? { values } : {}) }, ...(hintKey ? { hintSaid: { key: hintKey, ...(hintValues ? { values: hintValues } : {}) } } : {}) };
+/** Say it: the key for people's text, and the hint (a key, or a Said given by the caller). */
+function said(result: SubmitResult, key: MessageKey, values?: Said['values'], hint?: MessageKey | Said, hintValues?: Said['values']): SubmitResult {
+  const hintSaid = typeof hint === 'string' ? { key: hint, ...(hintValues ? { values: hintValues } : {}) } : hint;
+  return { ...result, said: { key, ...(values ? { values } : {}) }, ...(hintSaid ? { hintSaid } : {}) };
 }
 
 export interface BatchProgress {
@@ -139,9 +116,11 @@ export interface BatchOptions {
   concurrency: number;
   force: boolean;
   /** What to suggest when the service cannot be reached at all. */
-  unreachableHint?: string;
+  /** What to do when the service cannot be reached (the sandbox's own hint, for one). */
+  unreachableHint?: Said;
   /** What to suggest after a 401: where the token came from (flows/auth-session.ts). */
-  unauthorizedHint?: string;
+  /** What to do after a 401, naming where the token came from. */
+  unauthorizedHint?: Said;
   waiter?: ResultWaiter;
   waitTimeoutMs: number;
   signal: AbortSignal;
@@ -192,8 +171,8 @@ export function outcomeOfError(
   item: SubmitItem,
   error: unknown,
   profile: string,
-  unreachableHint?: string,
-  unauthorizedHint?: string,
+  unreachableHint?: Said,
+  unauthorizedHint?: Said,
 ): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
@@ -207,8 +186,8 @@ export function outcomeOfError(
       ...(error.erros.length > MESSAGE_ERROS ? [`and ${error.erros.length - MESSAGE_ERROS} more`] : []),
     ].join('; ');
     if (error instanceof UnauthorizedError) {
-      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired',
-        unauthorizedHint ?? `Log in again: \`econsig auth login --profile ${profile}\`, or set a valid ECONSIG_TOKEN.`), 'unauthorized');
+      const hint: Said = unauthorizedHint ?? { key: 'hintLogInAgain', values: { profile } };
+      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired', say('en', hint)), 'unauthorized', undefined, hint);
     }
     if (error instanceof ProposalNotFoundError) {
       return said(withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
@@ -229,30 +208,32 @@ export function outcomeOfError(
       const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
       return may
         ? said(withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-        : withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`,
-            'Check the base URL (`econsig config get base-url`): this does not look like the contract service.');
+        : said(withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`,
+            'Check the base URL (`econsig config get base-url`): this does not look like the contract service.'), 'undocumented', { status: error.status }, 'hintBaseUrl');
     }
-    return withOutcome(partial, 'rejected', `${error.status} ${error.message}`);
+    return said(withOutcome(partial, 'rejected', `${error.status} ${error.message}`), 'rejectedOther', { status: error.status, message: error.message });
   }
   if (error instanceof AbortedError) {
     partial.attempts = error.attempts;
     return error.sent
       ? said(withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-      : withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.');
+      : said(withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.'), 'interruptedNotSent', undefined, 'hintInterrupted');
   }
   // A token that could not be renewed mid-batch: the POST never left.
   if (error instanceof TokenRefusedError) {
-    return withOutcome(partial, 'unauthorized', `not sent: ${error.message}`,
-      `Check the client credentials: \`econsig auth login --client-credentials --profile ${profile} ...\`.`);
+    return said(withOutcome(partial, 'unauthorized', `not sent: ${error.message}`,
+      `Check the client credentials: \`econsig auth login --client-credentials --profile ${profile} ...\`.`),
+    'tokenRefused', { error: error.error, status: error.status }, 'hintClientCredentials', { profile });
   }
   if (error instanceof TokenEndpointUnavailableError) {
-    return withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`, 'Check auth.token-url and the network, then send again.');
+    return said(withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`, 'Check auth.token-url and the network, then send again.'),
+      'tokenUnavailable', { status: error.status ?? '—' }, 'hintTokenUrl');
   }
   if (error instanceof TimeoutError || error instanceof ConnectionError) {
     partial.attempts = error.attempts;
     if (!error.sent) {
-      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`,
-        unreachableHint ?? 'Nothing was sent. Check the base URL and the network, then send again.'), 'unavailable');
+      const hint: Said = unreachableHint ?? { key: 'hintUnreachable' };
+      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`, say('en', hint)), 'unavailable', undefined, hint);
     }
     return said(withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
   }
@@ -287,8 +268,9 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     return said(withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`), 'alreadyAccepted', { id: contract ?? '', when });
   }
   const state = approved ? 'approved' : 'accepted and has no result yet';
-  return withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`,
-    `One contract per proposal. Check it with \`econsig history --proposal ${id}\`. ${forceHint}`);
+  return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`,
+    `One contract per proposal. Check it with \`econsig history --proposal ${id}\`. ${forceHint}`),
+  approved ? 'heldApproved' : 'heldAccepted', { id, contract: contract ?? '', when }, 'hintOneContract', { id });
 }
 
 type Prepared =
@@ -501,7 +483,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
-        results[index] = withOutcome(base(item), 'skipped', 'not sent: the store could not record its claim', error.hint);
+        results[index] = said(withOutcome(base(item), 'skipped', 'not sent: the store could not record its claim', error.hint), 'claimNotRecorded', { cause: error.message });
         continue;
       }
       let result: SubmitResult;
@@ -535,7 +517,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
     const item = items[index] as SubmitItem;
     if (options.signal.aborted) results[index] = interrupted(item);
     else if (refused) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`), 'refusedEarlier', { file: where(refused) });
-    else results[index] = withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch');
+    else results[index] = said(withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch'), 'storeFailedEarlier');
     // Every file gets its line (issue 14), those never sent included.
     options.progress?.onAnswer?.(results[index] as SubmitResult);
   }

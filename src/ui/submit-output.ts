@@ -2,7 +2,7 @@ import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
-import { type Lang, outcomeName, submissions, tr } from '../i18n/index.js';
+import { type Lang, outcomeName, say as sayIn, submissions, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
@@ -34,8 +34,8 @@ const langOfIo = (io: Pick<Io, 'lang'>): Lang => io.lang ?? 'en';
  */
 function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
   const local = lang !== 'en';
-  const message = local && result.said ? tr(lang, result.said.key, result.said.values) : result.message;
-  const hint = local && result.hintSaid ? tr(lang, result.hintSaid.key, result.hintSaid.values) : result.hint;
+  const message = local && result.said ? sayIn(lang, result.said) : result.message;
+  const hint = local && result.hintSaid ? sayIn(lang, result.hintSaid) : result.hint;
   const label = local && result.file === '(wizard)' ? tr(lang, 'wizardEntry') : entryLabel(result, lang);
   const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
   for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);

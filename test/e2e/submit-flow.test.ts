@@ -221,4 +221,29 @@ describe('submit in Portuguese (LANG=pt_BR.UTF-8), with --wait', () => {
     const json = await runCli(['submit', folder, '--json'], { env });
     expect(parseSubmitJson(json.stdout).results.map((r) => r.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
   });
+
+  it('a wrong ECONSIG_TOKEN, a proposal held with other data, a service down: each line and hint in Portuguese', async () => {
+    sbx = await startCountedSandbox({});
+    const folder = batch(2);
+    const pt = (token: string | undefined, baseUrl = sbx!.sandbox.url) => ({ ...cliEnv(home, baseUrl, token), LANG: 'pt_BR.UTF-8' });
+    const english = (text: string) => text.replace(/`[^`]*`/g, '').replace(/\S*[/.]\S*/g, '').match(/\b(the|not|sent|came|from|set|valid|one|stored|profile|proposal|already|has|with|different|data|check|nothing|was|service|network|again)\b/gi);
+
+    const bad = await runCli(['submit', folder], { env: pt('bad') });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('O token veio de ECONSIG_TOKEN');
+    expect(english(bad.stderr), bad.stderr).toBeNull();
+
+    const sent = await runCli(['submit', join(folder, 'PROP-2001.json')], { env: pt(sbx.sandbox.token) });
+    expect(sent.code, sent.stderr).toBe(0);
+    writeJson(folder, 'PROP-2001.json', { ...bankOnly('PROP-2001'), pessoa: { ...bankOnly('PROP-2001').pessoa, email: 'outra@example.com' } });
+    const held = await runCli(['submit', join(folder, 'PROP-2001.json')], { env: pt(sbx.sandbox.token) });
+    expect(held.code).toBe(5);
+    expect(held.stderr).toMatch(/não enviada: a proposta PROP-2001 já tem o contrato \S+ \(aceito e ainda sem resultado/);
+    expect(held.stderr).toContain('Um contrato por proposta.');
+    expect(english(held.stderr), held.stderr).toBeNull();
+
+    const down = await runCli(['submit', join(folder, 'PROP-2002.json')], { env: pt(sbx.sandbox.token, `http://127.0.0.1:${await freePort()}`) });
+    expect(down.code).toBe(7);
+    expect(down.stderr).toContain('Nada foi enviado. Confira a URL base e a rede');
+  });
 });
