@@ -16,6 +16,7 @@ import * as history from './history.js';
 import * as rules from './rules.js';
 import * as validate from './validate.js';
 import * as run from './run.js';
+import * as wizard from './wizard.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -25,10 +26,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR };
 
 export type MessageKey = keyof typeof en;
 

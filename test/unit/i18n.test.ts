@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { AREA_KEYS, CATALOGUE, langOf, tr } from '../../src/i18n/index.js';
-import { TEXT } from '../../src/ui/wizard/messages.js';
 
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
 
@@ -24,13 +23,6 @@ describe('the message catalogue (i18n/)', () => {
   it.each(Object.keys(CATALOGUE.en))('%s: the same placeholders in both languages, and a Portuguese text of its own', (key) => {
     const en = CATALOGUE.en[key as keyof typeof CATALOGUE.en];
     const pt = CATALOGUE['pt-BR'][key as keyof typeof CATALOGUE.en];
-    expect(pt).toBeTruthy();
-    expect(placeholders(pt)).toEqual(placeholders(en));
-  });
-
-  it.each(Object.entries(TEXT))('wizard %s: both languages given, with the same placeholders', (_key, pair) => {
-    const [en, pt] = pair;
-    expect(en).toBeTruthy();
     expect(pt).toBeTruthy();
     expect(placeholders(pt)).toEqual(placeholders(en));
   });
