@@ -9,6 +9,7 @@ import { authPlanOf } from '../flows/auth-session.js';
 import type { SubmitResult } from '../flows/submit-batch.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
+import { langOf } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { resolveHome } from '../store/home.js';
 import type { ResolvedSettings } from '../store/settings.js';
@@ -36,7 +37,7 @@ async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFi
   if (source && isSheetInput(source.file, input.format)) {
     if (input.row === undefined) throw new UsageError('-i with a sheet needs the row to start from', `e.g. econsig submit -i --file ${source.file} --row 2`);
     const sheets = await import('../flows/sheet-inputs.js');
-    return sheets.documentOfRow(source, input.row, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format });
+    return sheets.documentOfRow(source, input.row, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format });
   }
   const loaded = source ? loadSource(source, options.stdin, options.lang) : undefined;
   if (!loaded?.ok) {

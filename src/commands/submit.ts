@@ -61,7 +61,7 @@ export async function run(input: SubmitInput, given: Context): Promise<number> {
   let reports: FileReport[];
   if (input.files.some((file) => isSheetInput(file, input.format))) {
     const sheets = await import('../flows/sheet-inputs.js');
-    const read = await sheets.validateInputs(input.files, { ...options, lang: sheets.sheetLang(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
+    const read = await sheets.validateInputs(input.files, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
     sending.notices = read.notices;
     sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);

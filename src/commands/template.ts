@@ -2,12 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context, TemplateInput } from '../cli-inputs.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
-import { sheetLang } from '../sheets/messages.js';
+import { langOf } from '../i18n/index.js';
 import { defaultTemplateName, templateBytes } from '../sheets/template.js';
 import { renderTemplateWritten, writeTemplate } from '../ui/sheet-labels.js';
 
 export async function run(input: TemplateInput, ctx: Context): Promise<number> {
-  const lang = sheetLang(input.lang, ctx.env);
+  const lang = langOf(input.lang, ctx.env);
   const bytes = await templateBytes(input.format, lang);
   if (input.output === '-') {
     if (input.format === 'xlsx' && ctx.io.stdout.isTTY) {

@@ -15,7 +15,7 @@ export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   const anySheet = sources.some((s) => sheetFormatOf(s.file, input.format) !== undefined);
   // Only a sheet loads the sheet code (and exceljs with it).
   const sheets = anySheet ? await import('../flows/sheet-inputs.js') : undefined;
-  const lang = sheets?.sheetLang(input.lang, ctx.env);
+  const lang = anySheet ? options.lang : undefined;
   // A sheet's rows are many: list only the rows with something to say.
   const output = createValidationOutput(ctx.io, { strict: input.strict, quiet: input.quiet === true, total: anySheet ? Infinity : sources.length, ...(lang ? { lang } : {}) });
   // One file (or row) at a time, nothing kept but the output: memory stays flat however many.

@@ -6,11 +6,10 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
-import { sheetMessages } from '../sheets/messages.js';
+import { tr } from '../i18n/index.js';
 import { type Source, type StdinReader, expandInputs } from './inputs.js';
 import { type FileReport, checkSource } from './validate-files.js';
 
-export { sheetLang } from '../sheets/messages.js';
 export type { SheetReport } from '../sheets/check-sheet.js';
 
 export interface SheetInputOptions extends Omit<SheetOptions, 'stdin'> {
@@ -25,7 +24,7 @@ export async function* checkSheetSource(source: Source, options: SheetInputOptio
   const format = sheetFormatOf(source.file, options.format);
   if (format === undefined) return;
   if (typeof format === 'object') {
-    const message = sheetMessages[options.lang].oldFormat(format.unsupported);
+    const message = tr(options.lang, 'sheet.oldFormat', { ext: format.unsupported });
     yield { file: source.file, ok: false, errors: [{ path: '(file)', message }], warnings: [], exitCode: ExitCode.usage };
     return;
   }

@@ -17,6 +17,7 @@ import * as rules from './rules.js';
 import * as validate from './validate.js';
 import * as run from './run.js';
 import * as wizard from './wizard.js';
+import * as sheets from './sheets.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -26,10 +27,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config, wizard } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR };
 
 export type MessageKey = keyof typeof en;
 
@@ -107,3 +108,4 @@ export function submissions(lang: Lang, n: number): string {
 export function outcomeName(lang: Lang, outcome: string, n = 1): string {
   return tr(lang, `${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
 }
+

@@ -15,10 +15,10 @@ import { suggest } from '../suggest.js';
 import { say } from '../i18n/index.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { Source } from '../flows/inputs.js';
-import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, type SheetLang, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
+import { type Lang, tr } from '../i18n/index.js';
+import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
 import type { SheetFormat } from './kind.js';
-import { type SheetMessages, rowRanges, sheetMessages } from './messages.js';
 
 /** A problem of a sheet: the dotted path of the field and the column header it came from. */
 export interface SheetIssue extends Issue {
@@ -48,10 +48,24 @@ export interface SheetOptions {
   keepCells?: boolean;
   /** Keep each row's document as the cells make it (`submit -i --row`). */
   keepDocument?: boolean;
-  lang: SheetLang;
+  lang: Lang;
   /** The worksheet of an xlsx (default: the first). */
   sheet?: string | undefined;
   stdin: { isTTY?: boolean } & AsyncIterable<Buffer | string>;
+}
+
+const quote = (text: string): string => JSON.stringify(text);
+
+/** `2, 5-7, 9`: row numbers as ranges, at most 20 parts. */
+export function rowRanges(rows: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const start = rows[i] as number;
+    let end = start;
+    while (rows[i + 1] === end + 1) end = rows[++i] as number;
+    parts.push(start === end ? String(start) : `${start}-${end}`);
+  }
+  return parts.length > 20 ? `${parts.slice(0, 20).join(', ')}, …` : parts.join(', ');
 }
 
 /** The header row is looked for in the first rows: a title merged above it is common. */
@@ -75,7 +89,7 @@ interface Mapping {
 }
 
 /** Read the header: every column named, unknown ones warned with a near miss, missing required ones named. */
-export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: SheetLang): Mapping {
+export function mapHeader(cells: readonly unknown[], lang: Lang): Mapping {
   const mapping: Mapping = { columns: [], shown: [], headerOf: new Map(), errors: [], warnings: [], parents: [], columnCache: new Map() };
   const known = knownHeaders(lang);
   cells.forEach((cell, index) => {
@@ -84,12 +98,14 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
     if (shown === '') return;
     const column = columnOfHeader(shown);
     if (column === undefined) {
-      mapping.warnings.push({ path: HEADER_PATH, column: shown, message: m.unknownColumn(shown, suggest(shown, known)) });
+      const near = suggest(shown, known);
+      const message = tr(lang, 'sheet.unknownColumn', { header: quote(shown) }) + (near ? tr(lang, 'sheet.didYouMean', { near: quote(near) }) : '');
+      mapping.warnings.push({ path: HEADER_PATH, column: shown, message });
       return;
     }
     const first = mapping.headerOf.get(column.path);
     if (first !== undefined) {
-      mapping.warnings.push({ path: column.path, column: shown, message: m.duplicateColumn(shown, first) });
+      mapping.warnings.push({ path: column.path, column: shown, message: tr(lang, 'sheet.duplicateColumn', { header: quote(shown), first: quote(first) }) });
       return;
     }
     mapping.columns[index] = column;
@@ -104,7 +120,7 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
   // Not one known column: the wrong sheet (or no header), not seventeen missing columns.
   if (mapping.headerOf.size === 0) {
     mapping.warnings = [];
-    mapping.errors.push({ path: HEADER_PATH, column: null, message: m.noKnownColumn });
+    mapping.errors.push({ path: HEADER_PATH, column: null, message: tr(lang, 'sheet.noKnownColumn') });
     return mapping;
   }
   const has = (path: string): boolean => mapping.headerOf.has(path);
@@ -113,23 +129,23 @@ export function mapHeader(cells: readonly unknown[], m: SheetMessages, lang: She
   for (const column of SHEET_COLUMNS) {
     if (column.required && !has(column.path)) {
       const label = columnLabel(column, labels);
-      mapping.errors.push({ path: column.path, column: label, message: m.missingColumn(label, column.path) });
+      mapping.errors.push({ path: column.path, column: label, message: tr(lang, 'sheet.missingColumn', { label: quote(label), path: column.path }) });
     }
   }
   if (!has('contaBancaria.chavePix')) {
     const missing = BANK_COLUMNS.filter((path) => !has(path));
     const label = (path: string): string => columnLabel(SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn, labels);
     if (missing.length === BANK_COLUMNS.length) {
-      mapping.errors.push({ path: 'contaBancaria', column: null, message: m.missingPayout });
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: tr(lang, 'sheet.missingPayout') });
     } else if (missing.length > 0) {
-      mapping.errors.push({ path: 'contaBancaria', column: null, message: m.missingBankColumns(missing.map((p) => JSON.stringify(label(p))).join(', ')) });
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: tr(lang, 'sheet.missingBankColumns', { labels: missing.map((p) => quote(label(p))).join(', ') }) });
     }
   }
   return mapping;
 }
 
 /** The language of the labels a header uses: the one more of its headers are written in (else `fallback`). */
-function labelLanguage(headerOf: Map<string, string>, fallback: SheetLang): SheetLang {
+function labelLanguage(headerOf: Map<string, string>, fallback: Lang): Lang {
   let pt = 0;
   let en = 0;
   for (const [path, shown] of headerOf) {
@@ -172,18 +188,18 @@ interface CellText {
 }
 
 /** A cell as the text the submission field takes; a number in a fixed-length field gets its zeros back. */
-export function cellText(value: unknown, column: SheetColumn, m: SheetMessages): CellText {
+export function cellText(value: unknown, column: SheetColumn, lang: Lang): CellText {
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) {
       const digits = String(value);
       // A phone typed as +55... in a number cell lost its "+" (Excel keeps digits only).
       if (column.path === 'pessoa.telefone' && /^55\d{10,11}$/.test(digits)) {
-        return { text: `+${digits}`, warning: m.phoneNumberCell(digits, `+${digits}`), wasNumber: true };
+        return { text: `+${digits}`, warning: tr(lang, 'sheet.phoneNumberCell', { shown: digits, text: quote(`+${digits}`) }), wasNumber: true };
       }
       if (column.digits !== undefined && digits.length < column.digits) {
         const text = digits.padStart(column.digits, '0');
-        return { text, warning: m.numberAsText(digits, text, column.digits), wasNumber: true };
+        return { text, warning: tr(lang, 'sheet.numberAsText', { shown: digits, text: quote(text), digits: column.digits }), wasNumber: true };
       }
       return { text: digits, wasNumber: true };
     }
@@ -191,16 +207,16 @@ export function cellText(value: unknown, column: SheetColumn, m: SheetMessages):
   }
   if (value instanceof Date) {
     const text = isoDate(value);
-    return column.path === 'pessoa.documento.dataDeEmissao' ? { text } : { text, warning: m.dateCell(text) };
+    return column.path === 'pessoa.documento.dataDeEmissao' ? { text } : { text, warning: tr(lang, 'sheet.dateCell', { text: quote(text) }) };
   }
   if (value !== null && typeof value === 'object') {
     const v = value as { formula?: unknown; sharedFormula?: unknown; result?: unknown; error?: unknown };
     if ('formula' in v || 'sharedFormula' in v) {
-      if (v.result === undefined) return { text: '', error: m.formulaNoValue };
-      if (typeof v.result === 'object' && v.result !== null && 'error' in v.result) return { text: '', error: m.cellError(String((v.result as { error: unknown }).error)) };
-      return cellText(v.result, column, m);
+      if (v.result === undefined) return { text: '', error: tr(lang, 'sheet.formulaNoValue') };
+      if (typeof v.result === 'object' && v.result !== null && 'error' in v.result) return { text: '', error: tr(lang, 'sheet.cellError', { code: String((v.result as { error: unknown }).error) }) };
+      return cellText(v.result, column, lang);
     }
-    if (typeof v.error === 'string') return { text: '', error: m.cellError(v.error) };
+    if (typeof v.error === 'string') return { text: '', error: tr(lang, 'sheet.cellError', { code: v.error }) };
   }
   return { text: plainText(value) };
 }
@@ -218,7 +234,7 @@ function setPath(target: Record<string, unknown>, path: string, value: string): 
 const CNH_DIGITS = 11;
 
 /** One data row: its document, and the problems of its cells. */
-export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
+export function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
   // The objects of every column's field exist, even when the row leaves them empty: the
   // rules then name the fields ("needs a Pix key or complete bank data"), not the object.
   const document: Record<string, unknown> = {};
@@ -236,7 +252,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
       if (options.keepCells) cells[index] = plainText(raw.cells[index]);
       return;
     }
-    const converted = cellText(raw.cells[index], column, m);
+    const converted = cellText(raw.cells[index], column, options.lang);
     if (options.keepCells) cells[index] = converted.text;
     texts.set(column.path, converted);
   });
@@ -245,7 +261,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
   const tipo = texts.get('pessoa.documento.tipoDocumento')?.text.trim().toUpperCase();
   if (numero?.wasNumber && tipo === 'CNH' && /^\d+$/.test(numero.text) && numero.text.length < CNH_DIGITS) {
     const text = numero.text.padStart(CNH_DIGITS, '0');
-    texts.set('pessoa.documento.numero', { text, warning: m.numberAsText(numero.text, text, CNH_DIGITS) });
+    texts.set('pessoa.documento.numero', { text, warning: tr(options.lang, 'sheet.numberAsText', { shown: numero.text, text: quote(text), digits: CNH_DIGITS }) });
   }
   for (const [path, converted] of texts) {
     const column = mapping.headerOf.get(path) ?? null;
@@ -261,7 +277,7 @@ export function checkRow(raw: RawRow, mapping: Mapping, m: SheetMessages, option
   for (const issue of result.errors) {
     // A cell error already explains its field; the "is required" that follows is noise.
     if (cellErrors.some((e) => e.path === issue.path)) continue;
-    errors.push({ path: issue.path, column: columnOf(issue.path), message: issue.message + lostZerosHint(issue.path, texts, m) });
+    errors.push({ path: issue.path, column: columnOf(issue.path), message: issue.message + lostZerosHint(issue.path, texts, options.lang) });
   }
   const warnings: SheetIssue[] = [...cellWarnings, ...result.warnings.map((w) => ({ path: w.path, column: columnOf(w.path), message: w.message }))];
   const ok = errors.length === 0 && !(options.strict && warnings.length > 0);
@@ -287,11 +303,11 @@ function columnsOfPath(mapping: Mapping, path: string): string | null {
 }
 
 /** A fixed-length field written as text that is short of digits: what it would be with its zeros. */
-function lostZerosHint(path: string, texts: Map<string, CellText>, m: SheetMessages): string {
+function lostZerosHint(path: string, texts: Map<string, CellText>, lang: Lang): string {
   const column = SHEET_COLUMNS.find((c) => c.path === path);
   const text = texts.get(path)?.text.trim();
   if (column?.digits === undefined || text === undefined || !/^\d+$/.test(text) || text.length >= column.digits) return '';
-  return ` (${m.lostZerosHint(text.padStart(column.digits, '0'))})`;
+  return ` (${tr(lang, 'sheet.lostZerosHint', { fixed: quote(text.padStart(column.digits, '0')) })})`;
 }
 
 const FILLED = /\S/;
@@ -316,18 +332,18 @@ async function rowsOf(source: Source, format: SheetFormat, options: SheetOptions
   return readXlsxRows(input, options.sheet);
 }
 
-function describeReadError(error: unknown, source: Source, m: SheetMessages): { message: string; exitCode: ExitCode } {
+function describeReadError(error: unknown, source: Source, lang: Lang): { message: string; exitCode: ExitCode } {
   if (error instanceof SheetReadError) {
     const p = error.problem;
     switch (p.kind) {
       case 'not-utf8':
-        return { message: m.notUtf8(error.row ?? 1), exitCode: ExitCode.invalid };
+        return { message: tr(lang, 'sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.invalid };
       case 'bad-csv':
-        return { message: m.badCsv(p.line, p.reason), exitCode: ExitCode.invalid };
+        return { message: tr(lang, 'sheet.badCsv', { line: p.line, reason: p.reason }), exitCode: ExitCode.invalid };
       case 'bad-xlsx':
-        return { message: m.badXlsx(p.reason), exitCode: ExitCode.invalid };
+        return { message: tr(lang, 'sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.invalid };
       case 'no-sheet':
-        return { message: m.noSheet(p.name, p.names.map((n) => JSON.stringify(n)).join(', ')), exitCode: ExitCode.usage };
+        return { message: tr(lang, 'sheet.noSheet', { name: quote(p.name), names: p.names.map(quote).join(', ') }), exitCode: ExitCode.usage };
     }
   }
   const code = (error as NodeJS.ErrnoException).code;
@@ -341,21 +357,21 @@ function describeReadError(error: unknown, source: Source, m: SheetMessages): { 
  * a required column stops at the header: every row would repeat the same error.
  */
 export async function* checkSheet(source: Source, format: SheetFormat, options: SheetOptions): AsyncGenerator<SheetReport | FileReport> {
-  const m = sheetMessages[options.lang];
+  const lang = options.lang;
   const fail = (exitCode: ExitCode, message: string): FileReport => ({ file: source.file, ok: false, errors: [{ path: FILE_PATH, message }], warnings: [], exitCode });
   if (source.problem) {
     yield fail(ExitCode.usage, say(options.lang, source.problem));
     return;
   }
   if (source.absolute === null && options.stdin.isTTY) {
-    yield fail(ExitCode.usage, m.stdinTty);
+    yield fail(ExitCode.usage, tr(lang, 'sheet.stdinTty'));
     return;
   }
   let rows: AsyncGenerator<RawRow>;
   try {
     rows = await rowsOf(source, format, options);
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source, m);
+    const { message, exitCode } = describeReadError(error, source, lang);
     yield fail(exitCode, message);
     return;
   }
@@ -372,10 +388,10 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   const takeHeader = (): { report: SheetReport; rest: RawRow[] } => {
     const filled = before.filter((r) => !isEmptyRow(r.cells));
     const chosen = filled.find(looksLikeHeader) ?? (filled[0] as RawRow);
-    mapping = mapHeader(chosen.cells, m, options.lang);
+    mapping = mapHeader(chosen.cells, lang);
     const notes: string[] = [];
     const above = filled.filter((r) => r.row < chosen.row).map((r) => r.row);
-    if (above.length > 0) notes.push(m.titleRows(rowRanges(above), chosen.row));
+    if (above.length > 0) notes.push(tr(lang, 'sheet.titleRows', { rows: rowRanges(above), header: chosen.row }));
     const ok = mapping.errors.length === 0;
     const report: SheetReport = {
       file: source.file, row: chosen.row, header: true, ok, errors: mapping.errors, warnings: mapping.warnings,
@@ -388,10 +404,10 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   const take = (raw: RawRow): SheetReport | undefined => {
     if (isEmptyRow(raw.cells)) return undefined;
     dataRows += 1;
-    const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, m, options) };
+    const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, options) };
     // Every row between two data rows is empty (or not stored by Excel, which is the same).
     // Said on the row after them: the blank rows at the end of a sheet are no news.
-    if (raw.row > lastRow + 1) report.notes = [m.emptyRows(raw.row - 1 === lastRow + 1 ? `${lastRow + 1}` : `${lastRow + 1}-${raw.row - 1}`)];
+    if (raw.row > lastRow + 1) report.notes = [tr(lang, 'sheet.emptyRows', { rows: raw.row - 1 === lastRow + 1 ? `${lastRow + 1}` : `${lastRow + 1}-${raw.row - 1}` })];
     lastRow = raw.row;
     return report;
   };
@@ -433,7 +449,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
       }
     }
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source, m);
+    const { message, exitCode } = describeReadError(error, source, lang);
     if (header === undefined) {
       yield fail(exitCode, message);
       return;
@@ -444,7 +460,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     return;
   }
   if (header === undefined) {
-    yield { file: source.file, row: 1, header: true, ok: false, errors: [{ path: FILE_PATH, column: null, message: m.noHeader }], warnings: [], exitCode: ExitCode.invalid };
+    yield { file: source.file, row: 1, header: true, ok: false, errors: [{ path: FILE_PATH, column: null, message: tr(lang, 'sheet.noHeader') }], warnings: [], exitCode: ExitCode.invalid };
     return;
   }
   if (headerSent) return;
@@ -453,7 +469,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   if (final.ok && dataRows === 0) {
     final.ok = false;
     final.exitCode = ExitCode.invalid;
-    final.errors = [...final.errors, { path: FILE_PATH, column: null, message: m.noRows }];
+    final.errors = [...final.errors, { path: FILE_PATH, column: null, message: tr(lang, 'sheet.noRows') }];
   }
   yield final;
 }

@@ -7,8 +7,7 @@
  */
 import { UFS } from '../domain/brazil.js';
 import { ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../domain/submission.js';
-
-export type SheetLang = 'pt-BR' | 'en';
+import type { Lang } from '../i18n/index.js';
 
 export interface SheetColumn {
   path: FieldPath;
@@ -100,12 +99,12 @@ export function columnOfHeader(header: string): SheetColumn | undefined {
 }
 
 /** The headers "did you mean" chooses from: the labels in the given language first, then the other's, then the paths. */
-export function knownHeaders(lang: SheetLang): string[] {
+export function knownHeaders(lang: Lang): string[] {
   const first = SHEET_COLUMNS.map((c) => (lang === 'pt-BR' ? c.pt : c.en));
   const second = SHEET_COLUMNS.map((c) => (lang === 'pt-BR' ? c.en : c.pt));
   return [...first, ...second, ...SHEET_COLUMNS.map((c) => c.path)];
 }
 
-export function columnLabel(column: SheetColumn, lang: SheetLang): string {
+export function columnLabel(column: SheetColumn, lang: Lang): string {
   return lang === 'pt-BR' ? column.pt : column.en;
 }

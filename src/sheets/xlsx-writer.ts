@@ -3,7 +3,8 @@
  * Loaded only when one is written.
  */
 import { UFS } from '../domain/brazil.js';
-import { SHEET_COLUMNS, type SheetLang, columnLabel } from './columns.js';
+import type { Lang } from '../i18n/index.js';
+import { SHEET_COLUMNS, columnLabel } from './columns.js';
 import { loadExcelJs } from './xlsx-reader.js';
 
 /** Outcome colours (fill, ARGB): success green, failure red, "not known / not sent" amber. */
@@ -78,7 +79,7 @@ const TEMPLATE_WORDS = {
 const TEMPLATE_ROWS = 1000;
 
 /** The template workbook: the headers, text-formatted columns, lists where a field has allowed values; a second sheet explains each column. */
-export async function templateXlsx(lang: SheetLang): Promise<Buffer> {
+export async function templateXlsx(lang: Lang): Promise<Buffer> {
   const ExcelJS = await loadExcelJs();
   const words = TEMPLATE_WORDS[lang];
   const workbook = new ExcelJS.Workbook();

@@ -3,9 +3,8 @@
  * `CEP (pessoa.endereco.cep)`. Reports of JSON files have no row and show as before.
  */
 import type { Issue } from '../domain/issue.js';
+import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
-
-export type LabelLang = 'pt-BR' | 'en';
 
 interface RowReportLike {
   file: string;
@@ -13,9 +12,9 @@ interface RowReportLike {
 }
 
 /** `file`, or `file, row N` for a row of a sheet. */
-export function entryLabel(report: RowReportLike, lang: LabelLang = 'en'): string {
+export function entryLabel(report: RowReportLike, lang: Lang = 'en'): string {
   if (report.row === undefined) return report.file;
-  return `${report.file}, ${lang === 'pt-BR' ? 'linha' : 'row'} ${report.row}`;
+  return `${report.file}, ${tr(lang, 'sheet.row')} ${report.row}`;
 }
 
 const fold = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -38,6 +37,6 @@ export function writeTemplate(io: Io, bytes: Buffer): void {
   io.stdout.write(bytes);
 }
 
-export function renderTemplateWritten(io: Io, path: string, lang: LabelLang): void {
-  io.stderr.write(`${lang === 'pt-BR' ? 'modelo escrito em' : 'template written to'} ${path}\n`);
+export function renderTemplateWritten(io: Io, path: string, lang: Lang): void {
+  io.stderr.write(`${tr(lang, 'sheet.templateWritten', { path })}\n`);
 }

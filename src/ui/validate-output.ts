@@ -2,7 +2,7 @@ import type { Issue } from '../domain/issue.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
-import { type LabelLang, entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
+import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme } from './theme.js';
 
 /** Files listed one by one up to this count; past it, only files with problems. */
@@ -22,7 +22,7 @@ export interface ValidationOutput {
  * --json: the contract's document, `{"ok", "files"}`, on stdout once every file is known
  * (`ok` comes first). Otherwise people's text on stderr, grouped by file, as it comes.
  */
-export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang; quiet?: boolean }): ValidationOutput {
+export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: Lang; quiet?: boolean }): ValidationOutput {
   return io.json ? jsonOutput(io) : textOutput(io, options);
 }
 
@@ -72,7 +72,7 @@ function isQuietHeader(r: FileReport): boolean {
   return r.header === true && r.errors.length === 0 && r.warnings.length === 0 && !r.notes?.length;
 }
 
-function textOutput(io: Io, options: { strict: boolean; total: number; lang?: LabelLang; quiet?: boolean }): ValidationOutput {
+function textOutput(io: Io, options: { strict: boolean; total: number; lang?: Lang; quiet?: boolean }): ValidationOutput {
   const t = createTheme(io);
   const lang: Lang = io.lang ?? 'en';
   // --quiet: only the files with something to say, and the summary (issue 14).
