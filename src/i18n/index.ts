@@ -9,6 +9,7 @@
  * --json keeps English field names and stable codes; only people's text is here.
  * Imports nothing of ours but this folder: domain/, sheets/, ui/ and flows/ all use it.
  */
+import * as choices from './choices.js';
 import * as input from './input.js';
 import * as cli from './cli.js';
 import * as config from './config.js';
@@ -27,10 +28,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR };
 
 export type MessageKey = keyof typeof en;
 
@@ -109,3 +110,8 @@ export function outcomeName(lang: Lang, outcome: string, n = 1): string {
   return tr(lang, `${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
 }
 
+/** The label of a coded value (estado civil, document or account type) in `lang`; the value itself when it has none. */
+export function choiceLabel(lang: Lang, value: string): string {
+  const key = `choice.${value}`;
+  return key in en ? tr(lang, key as MessageKey) : value;
+}

@@ -17,6 +17,7 @@ import type { FileReport } from '../flows/validate-files.js';
 import type { Source } from '../flows/inputs.js';
 import { type Lang, tr } from '../i18n/index.js';
 import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
+import { CHOICE_FIELDS, allowedChoices, choiceOf } from './choices.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
 import type { SheetFormat } from './kind.js';
 
@@ -232,6 +233,7 @@ function setPath(target: Record<string, unknown>, path: string, value: string): 
 }
 
 const CNH_DIGITS = 11;
+const CHOICE_PATHS = Object.keys(CHOICE_FIELDS);
 
 /** One data row: its document, and the problems of its cells. */
 export function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
@@ -256,6 +258,14 @@ export function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptio
     if (options.keepCells) cells[index] = converted.text;
     texts.set(column.path, converted);
   });
+  // A coded field takes its code or its label in either language (the template's lists).
+  for (const path of CHOICE_PATHS) {
+    const converted = texts.get(path);
+    if (converted === undefined || converted.error || !FILLED.test(converted.text)) continue;
+    const code = choiceOf(path, converted.text);
+    if (code !== undefined) converted.text = code;
+    else converted.error = tr(options.lang, 'sheet.unknownChoice', { value: quote(converted.text.trim()), allowed: allowedChoices(path, options.lang) });
+  }
   // A CNH number is 11 digits too; only the row says whether the document is a CNH.
   const numero = texts.get('pessoa.documento.numero');
   const tipo = texts.get('pessoa.documento.tipoDocumento')?.text.trim().toUpperCase();
@@ -279,7 +289,11 @@ export function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptio
     if (cellErrors.some((e) => e.path === issue.path)) continue;
     errors.push({ path: issue.path, column: columnOf(issue.path), message: issue.message + lostZerosHint(issue.path, texts, options.lang) });
   }
-  const warnings: SheetIssue[] = [...cellWarnings, ...result.warnings.map((w) => ({ path: w.path, column: columnOf(w.path), message: w.message }))];
+  const warnings: SheetIssue[] = [...cellWarnings];
+  for (const warning of result.warnings) {
+    // Nor does a cell in error need the note of what normalising it changed.
+    if (!cellErrors.some((e) => e.path === warning.path)) warnings.push({ path: warning.path, column: columnOf(warning.path), message: warning.message });
+  }
   const ok = errors.length === 0 && !(options.strict && warnings.length > 0);
   const report: Omit<SheetReport, 'file'> = { row: raw.row, ok, errors, warnings, exitCode: ok ? ExitCode.ok : ExitCode.invalid };
   if (ok && result.value && options.keepValues) report.value = result.value as Submission;

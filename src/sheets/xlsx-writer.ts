@@ -3,8 +3,9 @@
  * Loaded only when one is written.
  */
 import { UFS } from '../domain/brazil.js';
-import type { Lang } from '../i18n/index.js';
-import { SHEET_COLUMNS, columnLabel } from './columns.js';
+import { type Lang, choiceLabel } from '../i18n/index.js';
+import { CHOICE_FIELDS, allowedChoices } from './choices.js';
+import { SHEET_COLUMNS, type SheetColumn, columnLabel } from './columns.js';
 import { loadExcelJs } from './xlsx-reader.js';
 
 /** Outcome colours (fill, ARGB): success green, failure red, "not known / not sent" amber. */
@@ -75,6 +76,15 @@ const TEMPLATE_WORDS = {
   },
 } as const;
 
+/**
+ * The values of a column's drop-down list: the labels of a coded field in `lang` (what the
+ * sheet reader turns back into codes, src/sheets/choices.ts), else the allowed values (UFs).
+ */
+export function dropDownValues(column: SheetColumn, lang: Lang): string[] {
+  const codes = CHOICE_FIELDS[column.path];
+  return codes ? codes.map((code) => choiceLabel(lang, code)) : [...(column.allowed ?? [])];
+}
+
 /** Rows of the template that carry the validation lists. */
 const TEMPLATE_ROWS = 1000;
 
@@ -86,14 +96,15 @@ export async function templateXlsx(lang: Lang): Promise<Buffer> {
   workbook.creator = 'econsig';
   const sheet = workbook.addWorksheet(words.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   const labels = SHEET_COLUMNS.map((c) => columnLabel(c, lang));
-  sheet.columns = SHEET_COLUMNS.map((c, i) => ({ width: Math.max(12, (labels[i] as string).length + 4, c.example.length + 2), style: { numFmt: '@' } }));
+  sheet.columns = SHEET_COLUMNS.map((c, i) => ({ width: Math.max(12, (labels[i] as string).length + 4, ...[c.example, ...dropDownValues(c, lang)].map((v) => v.length + 2)), style: { numFmt: '@' } }));
   const top = sheet.addRow(labels);
   top.font = { bold: true };
   SHEET_COLUMNS.forEach((column, i) => {
     if (!column.allowed) return;
-    // Excel's list validation takes at most 255 characters of values; every list here fits.
-    // Set per cell: exceljs joins equal neighbours into one range when it writes.
-    const list = `"${column.allowed.join(',')}"`;
+    // Excel's list validation takes at most 255 characters of values, none a comma or a
+    // quote; every list here fits (test/unit/sheets/choices.test.ts). Set per cell: exceljs
+    // joins equal neighbours into one range when it writes.
+    const list = `"${dropDownValues(column, lang).join(',')}"`;
     for (let row = 2; row <= TEMPLATE_ROWS; row++) {
       sheet.getCell(row, i + 1).dataValidation = { type: 'list', allowBlank: true, showErrorMessage: true, formulae: [list] };
     }
@@ -104,8 +115,10 @@ export async function templateXlsx(lang: Lang): Promise<Buffer> {
   help.addRow([...words.helpHeader]).font = { bold: true };
   for (const column of SHEET_COLUMNS) {
     const required = column.required ? words.yes : column.path.startsWith('contaBancaria.') ? words.payout : words.no;
-    const allowed = column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
-    help.addRow([columnLabel(column, lang), column.path, required, lang === 'pt-BR' ? column.ptHelp : column.enHelp, column.example, allowed]);
+    const coded = column.path in CHOICE_FIELDS;
+    const allowed = coded ? allowedChoices(column.path, lang) : column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
+    const example = coded ? choiceLabel(lang, column.example) : column.example;
+    help.addRow([columnLabel(column, lang), column.path, required, lang === 'pt-BR' ? column.ptHelp : column.enHelp, example, allowed]);
   }
   help.addRow([]);
   help.addRow([words.note]);

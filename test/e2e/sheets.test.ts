@@ -60,8 +60,9 @@ describe('validate a sheet', () => {
       expect(entry.file).toBe(join(sheets, 'excel-ptbr-cp1252.csv'));
       for (const issue of [...entry.errors, ...entry.warnings]) expect(issue.column, issue.message).toBeTruthy();
     }
-    // "união estável" came through Windows-1252 intact and was normalised.
-    expect(doc.files[0]!.warnings).toContainEqual(expect.objectContaining({ column: 'Estado civil', message: expect.stringContaining('"união estável" → "UNIAO_ESTAVEL"') }));
+    // "união estável" came through Windows-1252 intact: read as the label of UNIAO_ESTAVEL,
+    // silently (row 2 passed; a mangled "uniÃ£o" would be refused, naming the allowed values).
+    expect([...doc.files[0]!.errors, ...doc.files[0]!.warnings].filter((i) => i.column === 'Estado civil')).toEqual([]);
     expect(doc.files[2]!.notes).toEqual(['empty rows skipped: 4']);
   });
 
@@ -278,26 +279,17 @@ describe('results written as the batch goes', () => {
 });
 
 describe('template', () => {
-  it('xlsx template → filled with exceljs → validate passes; the help sheet explains each column', async () => {
+  it('xlsx: the help sheet explains each column, with the labels of the coded values and their codes', async () => {
     const path = join(scratch.dir, 'modelo.xlsx');
     const made = await runCli(['template', '--lang', 'pt-BR', '--output', path]);
     expect(made.code, made.stderr).toBe(0);
-    const workbook = await readXlsx(path);
-    const [first, help] = workbook.worksheets;
+    const [first, help] = (await readXlsx(path)).worksheets;
     expect(first!.name).toBe('Propostas');
     expect((first!.getRow(1).values as unknown[]).slice(1, 4)).toEqual(['Id da proposta', 'Naturalidade', 'Estado civil']);
-    expect(first!.getCell('C2').dataValidation).toMatchObject({ type: 'list', formulae: [expect.stringContaining('UNIAO_ESTAVEL')] });
+    expect(first!.getCell('C2').dataValidation).toMatchObject({ type: 'list', formulae: [expect.stringContaining('Casado(a),Divorciado(a)')] });
+    expect(first!.getCell('C1000').dataValidation).toMatchObject({ type: 'list' });
     expect(help!.name).toBe('Instruções');
-    expect(help!.getRow(4).values).toEqual(expect.arrayContaining(['Estado civil', 'pessoa.estadoCivil', 'CASADO']));
-
-    const values = ['PROP-1003', 'Curitiba', 'SOLTEIRO', 'ana.lima@example.com', '+5541998765432', 'RG', '987654321', 'SSP', 'PR', '2018-07-02',
-      'Rua XV de Novembro', '10', '', 'Centro', 'Curitiba', 'PR', '80020310', '', '', '', '', 'ana.lima@example.com'];
-    first!.getRow(2).values = values;
-    const filled = join(scratch.dir, 'preenchido.xlsx');
-    await workbook.xlsx.writeFile(filled);
-    const run = await runCli(['validate', filled, '--json']);
-    expect(run.code, run.stdout).toBe(0);
-    expect(validateJson(run.stdout).files.map((f) => f.row)).toEqual([2]);
+    expect(help!.getRow(4).values).toEqual(expect.arrayContaining(['Estado civil', 'pessoa.estadoCivil', 'Casado(a)', expect.stringContaining('União estável (UNIAO_ESTAVEL)')]));
   });
 
   it('CSV template in English: the header line, `;`, with a BOM', async () => {
@@ -305,6 +297,30 @@ describe('template', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.charCodeAt(0)).toBe(0xfeff);
     expect(run.stdout.slice(1)).toMatch(/^Proposal id;City of birth;Marital status;.*;Pix key\r\n$/);
+  });
+});
+
+describe('coded cells (estado civil, document type, account type)', () => {
+  it('a value outside the list is an error naming row and column, listing the labels and codes in the person\'s language', async () => {
+    const path = join(scratch.dir, 'fora-da-lista.csv');
+    const header = 'Id da proposta;Naturalidade;Estado civil;E-mail;Telefone;Tipo de documento;Número do documento;Órgão expedidor;UF do documento;Data de emissão;Logradouro;Número;Bairro;Cidade;UF;CEP;Código do banco;Agência;Conta;Tipo de conta';
+    const row = (estadoCivil: string, tipoConta: string): string =>
+      `PROP-2001;Recife;${estadoCivil};w@example.com;+5581987654321;RG;123456789;SSP;PE;2015-03-21;Rua da Aurora;1;Boa Vista;Recife;PE;50050000;341;0123;12345-6;${tipoConta}`;
+    writeFileSync(path, [header, row('Casada', 'corrente'), row('Noiva', 'Salário')].join('\r\n'));
+    const pt = await runCli(['validate', path], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(pt.code).toBe(1);
+    // Row 2's "Casada" and "corrente" are read as CASADO and CORRENTE: the row passes.
+    expect(pt.stderr).not.toContain('linha 2');
+    expect(pt.stderr).toContain('✗ ' + path + ', linha 3');
+    expect(pt.stderr).toContain('Estado civil (pessoa.estadoCivil): "Noiva" não é um dos valores permitidos: Solteiro(a) (SOLTEIRO), Casado(a) (CASADO),');
+    expect(pt.stderr).toContain('Tipo de conta (contaBancaria.tipo): "Salário" não é um dos valores permitidos: Conta corrente (CORRENTE), Conta poupança (POUPANCA)');
+    // The cell's error is the whole story: no "upper-cased" note of the same cell.
+    expect(pt.stderr).not.toContain('SALÁRIO');
+    const en = validateJson((await runCli(['validate', path, '--json', '--lang', 'en'])).stdout);
+    expect(en.files.find((f) => f.row === 3)!.errors).toEqual([
+      { path: 'pessoa.estadoCivil', column: 'Estado civil', message: expect.stringMatching(/^"Noiva" is not one of the allowed values: Single \(SOLTEIRO\), Married \(CASADO\), /) },
+      { path: 'contaBancaria.tipo', column: 'Tipo de conta', message: '"Salário" is not one of the allowed values: Checking account (CORRENTE), Savings account (POUPANCA)' },
+    ]);
   });
 });
 

@@ -1,0 +1,49 @@
+/**
+ * The coded fields of a sheet (estado civil, document type, account type): a cell may hold
+ * the service's code or its label in Portuguese or English, as the template's drop-down
+ * lists and the wizard show them (src/i18n/choices.ts, the one source of the labels).
+ * Case, accents, spaces, punctuation and the "(a)" of "Casado(a)" are ignored, and the
+ * feminine "Casada" is read as CASADO.
+ */
+import { ESTADOS_CIVIS, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../domain/submission.js';
+import { type Lang, choiceLabel } from '../i18n/index.js';
+
+export const CHOICE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'pessoa.estadoCivil': ESTADOS_CIVIS,
+  'pessoa.documento.tipoDocumento': TIPOS_DOCUMENTO,
+  'contaBancaria.tipo': TIPOS_CONTA,
+};
+
+const fold = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\(a\)/g, '')
+    .replace(/[^a-z0-9]/g, '');
+
+/** By field: every accepted form, folded, and its code. */
+const accepted = new Map<string, Map<string, string>>();
+for (const [path, codes] of Object.entries(CHOICE_FIELDS)) {
+  const forms = new Map<string, string>();
+  for (const code of codes) {
+    for (const lang of ['pt-BR', 'en'] as const) {
+      const label = choiceLabel(lang, code);
+      forms.set(fold(label), code);
+      // "Casado(a)" is also written "Casada"; "Separado(a) judicialmente", "Separada judicialmente".
+      if (label.includes('o(a)')) forms.set(fold(label.replace(/o\(a\)/g, 'a')), code);
+    }
+    forms.set(fold(code), code);
+  }
+  accepted.set(path, forms);
+}
+
+/** The code a cell of a coded field names, or undefined when it names none. */
+export function choiceOf(path: string, text: string): string | undefined {
+  return accepted.get(path)?.get(fold(text));
+}
+
+/** The allowed values of a coded field as people read them: `Casado(a) (CASADO), ...`. */
+export function allowedChoices(path: string, lang: Lang): string {
+  return (CHOICE_FIELDS[path] ?? []).map((code) => `${choiceLabel(lang, code)} (${code})`).join(', ');
+}
