@@ -300,6 +300,70 @@ describe('template', () => {
   });
 });
 
+/**
+ * Two rows as a clerk fills the template, by its columns (22, in the template's order);
+ * `null` where the clerk picks from a list: estado civil, document type, account type.
+ */
+const CLERK_ROWS: Array<Array<string | null>> = [
+  ['PROP-2001', 'Recife', null, 'w1@example.com', '+5581987654321', null, '123456789', 'SSP', 'PE', '2015-03-21',
+    'Rua da Aurora', '1', '', 'Boa Vista', 'Recife', 'PE', '50050000', '341', '0123', '12345-6', null, ''],
+  ['PROP-2002', 'Olinda', null, 'w2@example.com', '+5581987654322', null, '223456789', 'SSP', 'PE', '2016-04-22',
+    'Rua do Sol', '20', 'Casa 2', 'Carmo', 'Olinda', 'PE', '53020000', '001', '4321', '54321-0', null, ''],
+];
+const CODED_COLUMNS = [2, 5, 20];
+
+/** What a clerk types into a CSV (no drop-down there): the labels of the template's instructions, as people write them. */
+const TYPED: Record<'pt-BR' | 'en', string[][]> = {
+  'pt-BR': [['Casado(a)', 'RG', 'Conta corrente'], ['união estável', 'rg (carteira de identidade)', 'Poupança']],
+  en: [['Married', 'RG (identity card)', 'Checking account'], ['stable union', 'rg', 'savings account']],
+};
+
+/** The template's list of a cell: `"a,b,c"` → [a, b, c]. */
+function listOf(cell: ExcelJS.Cell): string[] {
+  const formula = (cell.dataValidation as { formulae?: string[] } | undefined)?.formulae?.[0] ?? '';
+  return formula.replace(/^"|"$/g, '').split(',');
+}
+
+describe('template round trip: template → filled as a clerk would → validate passes → submit accepted', () => {
+  it.each(['pt-BR', 'en'] as const)('xlsx (%s): the drop-down lists picked, typed text elsewhere', async (lang) => {
+    const path = join(scratch.dir, `modelo-${lang}.xlsx`);
+    expect((await runCli(['template', '--lang', lang, '--output', path])).code).toBe(0);
+    const workbook = await readXlsx(path);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).cellCount).toBe(22);
+    CLERK_ROWS.forEach((values, r) => {
+      const row = sheet.getRow(r + 2);
+      values.forEach((value, c) => {
+        const cell = row.getCell(c + 1);
+        if (value !== null) {
+          // The UF columns have a list too: the value typed must be on it.
+          if (cell.dataValidation) expect(listOf(cell)).toContain(value);
+          cell.value = value;
+          return;
+        }
+        const list = listOf(cell);
+        expect(list.length, `column ${c + 1}`).toBeGreaterThan(1);
+        // The first row picks the first value of each list, the second the last but one.
+        cell.value = r === 0 ? list[0]! : list[list.length - 2]!;
+      });
+    });
+    expect(CODED_COLUMNS.map((c) => sheet.getRow(3).getCell(c + 1).value)).toEqual(
+      lang === 'pt-BR' ? ['Separado(a) judicialmente', 'RG (carteira de identidade)', 'Conta corrente'] : ['Legally separated', 'RG (identity card)', 'Checking account'],
+    );
+    const filled = join(scratch.dir, `preenchido-${lang}.xlsx`);
+    await workbook.xlsx.writeFile(filled);
+    await expectValidThenAccepted(filled, [['SOLTEIRO', 'RG', 'CORRENTE'], ['SEPARADO_JUDICIALMENTE', 'RG', 'CORRENTE']]);
+  });
+
+  it.each(['pt-BR', 'en'] as const)('CSV (%s): `;` text typed after the header line, labels as the instructions show them', async (lang) => {
+    const path = join(scratch.dir, `modelo-${lang}.csv`);
+    expect((await runCli(['template', '--format', 'csv', '--lang', lang, '--output', path])).code).toBe(0);
+    const lines = CLERK_ROWS.map((values, r) => values.map((value, c) => value ?? TYPED[lang][r]![CODED_COLUMNS.indexOf(c)]!).join(';'));
+    writeFileSync(path, `${readFileSync(path, 'utf8')}${lines.join('\r\n')}\r\n`);
+    await expectValidThenAccepted(path, [['CASADO', 'RG', 'CORRENTE'], ['UNIAO_ESTAVEL', 'RG', 'POUPANCA']]);
+  });
+});
+
 describe('coded cells (estado civil, document type, account type)', () => {
   it('a value outside the list is an error naming row and column, listing the labels and codes in the person\'s language', async () => {
     const path = join(scratch.dir, 'fora-da-lista.csv');
@@ -323,6 +387,23 @@ describe('coded cells (estado civil, document type, account type)', () => {
     ]);
   });
 });
+
+/** `validate` passes (exit 0, both rows ok), then `submit` sends both rows with the service's codes, and both are accepted. */
+async function expectValidThenAccepted(path: string, codes: string[][]): Promise<void> {
+  const checked = await runCli(['validate', path, '--json']);
+  expect(checked.code, checked.stdout).toBe(0);
+  expect(validateJson(checked.stdout).files.map((f) => [f.row, f.ok])).toEqual([[2, true], [3, true]]);
+  const sbx = await startCountedSandbox({ delayMs: 60_000 });
+  const sent = await runCli(['submit', path, '--json', '--dry-run'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+  expect(sent.code, sent.stderr).toBe(0);
+  const bodies = (JSON.parse(sent.stdout) as { requests: Array<{ body: any }> }).requests.map((r) => r.body);
+  expect(bodies.map((b) => [b.pessoa.estadoCivil, b.pessoa.documento.tipoDocumento, b.contaBancaria.tipo])).toEqual(codes);
+  const run = await runCli(['submit', path, '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+  expect(run.code, run.stderr).toBe(0);
+  const results = parseSubmitJson(run.stdout).results as unknown as Array<{ row: number; outcome: string }>;
+  expect(results.map((r) => [r.row, r.outcome])).toEqual([[2, 'accepted'], [3, 'accepted']]);
+  expect(sbx.requests()).toBe(2);
+}
 
 describe('--row', () => {
   it('sends only that row; a row that is not a data row exits 2; -i without a terminal says what it needs', async () => {
