@@ -1,5 +1,6 @@
 import type { AuthInput, ClientCredentialsLogin, Context } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { type Lang, text, tr } from '../i18n/index.js';
 import { parseSettingValue } from '../store/keys.js';
 import { openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
 import { deleteTokenCache } from '../store/token-cache.js';
@@ -34,6 +35,8 @@ export async function run(input: AuthInput, ctx: Context): Promise<number> {
   }
 }
 
+const lang = (ctx: Context): Lang => ctx.io.lang ?? 'en';
+
 type TokenAccess = Pick<ResolvedSettings, 'profile' | 'file' | 'token'>;
 
 function envTokenSet(ctx: Context): boolean {
@@ -46,8 +49,8 @@ async function readToken(withToken: boolean, profile: string, ctx: Context): Pro
   if (withToken) return readTokenFromStdin(ctx.io.stdin);
   if (ctx.io.canPrompt) return promptToken(ctx.io, profile);
   throw new UsageError(
-    'No terminal to prompt for the token.',
-    'Pipe it: echo $TOKEN | econsig auth login --with-token, or set ECONSIG_TOKEN for this run.',
+    text('auth.noTerminalToken'),
+    text('auth.noTerminalTokenHint'),
   );
 }
 
@@ -55,24 +58,24 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
   const profile = settings.profile.name;
   if (envTokenSet(ctx)) {
     // gh refuses here (cli/cli #2922); we store but say which token will be used.
-    writeWarning(ctx.io, 'ECONSIG_TOKEN is set: it takes precedence over the stored token while it is set.');
+    writeWarning(ctx.io, tr(lang(ctx), 'auth.envWinsToken'));
   }
   const token = await readToken(withToken, profile, ctx);
   if (token === '') {
-    throw new UsageError('The token is empty; nothing was stored.', 'Pipe the token: echo $TOKEN | econsig auth login --with-token');
+    throw new UsageError(text('auth.tokenEmpty'), text('auth.tokenEmptyHint'));
   }
   if (/\s/.test(token)) {
     throw new UsageError(
-      'The token contains spaces or line breaks; nothing was stored.',
-      'Pipe only the token itself, on one line.',
+      text('auth.tokenSpaces'),
+      text('auth.tokenSpacesHint'),
     );
   }
   // The same test as the HTTP client's (service/client.ts): what submit would refuse is
   // refused here, not stored (issue 14).
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new UsageError(
-      'The token has characters that cannot go in an HTTP header (non-ASCII or control characters); nothing was stored.',
-      'Copy the token again from its source: a bearer token is printable ASCII.',
+      text('auth.tokenBadChars'),
+      text('auth.tokenBadCharsHint'),
     );
   }
   settings.file.setToken(profile, token);
@@ -82,22 +85,22 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
 
 async function loginClientCredentials(flags: ClientCredentialsLogin, settings: Pick<TokenAccess, 'profile' | 'file'>, ctx: Context): Promise<number> {
   const profile = settings.profile.name;
-  if (flags.tokenUrl === undefined) throw new UsageError('--client-credentials needs --token-url <url>.', 'Example: econsig auth login --client-credentials --token-url https://auth.example.com/oauth2/token --client-id my-id');
-  if (flags.clientId === undefined) throw new UsageError('--client-credentials needs --client-id <id>.', 'The provider gives the client id with the secret.');
+  if (flags.tokenUrl === undefined) throw new UsageError(text('auth.needsTokenUrl'), text('auth.needsTokenUrlHint'));
+  if (flags.clientId === undefined) throw new UsageError(text('auth.needsClientId'), text('auth.needsClientIdHint'));
   const tokenUrl = parseSettingValue('auth.token-url', flags.tokenUrl, '--token-url');
   const clientId = parseSettingValue('auth.client-id', flags.clientId, '--client-id');
   const scope = flags.scope === undefined ? undefined : parseSettingValue('auth.scope', flags.scope, '--scope');
   const { promptToken, readTokenFromStdin } = await import('../ui/token-input.js');
   let secret: string;
   if (flags.withSecret) {
-    secret = await readTokenFromStdin(ctx.io.stdin, { flag: '--with-secret', name: 'client secret', example: 'printf %s "$SECRET" | econsig auth login --client-credentials ... --with-secret' });
+    secret = await readTokenFromStdin(ctx.io.stdin, { flag: '--with-secret', name: 'secret', example: 'printf %s "$SECRET" | econsig auth login --client-credentials ... --with-secret' });
   } else if (ctx.io.canPrompt) {
-    secret = await promptToken(ctx.io, profile, 'client secret');
+    secret = await promptToken(ctx.io, profile, 'secret');
   } else {
-    throw new UsageError('No terminal to prompt for the client secret.', 'Pipe it with --with-secret, or set ECONSIG_CLIENT_SECRET for this run.');
+    throw new UsageError(text('auth.noTerminalSecret'), text('auth.noTerminalSecretHint'));
   }
   if (secret === '' || /[\r\n]/.test(secret)) {
-    throw new UsageError(`The client secret is ${secret === '' ? 'empty' : 'more than one line'}; nothing was stored.`, 'Pipe only the secret, on one line.');
+    throw new UsageError(text(secret === '' ? 'auth.secretEmpty' : 'auth.secretLines'), text('auth.secretHint'));
   }
   const { file } = settings;
   file.setSetting(profile, 'auth.method', 'client-credentials');
@@ -106,8 +109,8 @@ async function loginClientCredentials(flags: ClientCredentialsLogin, settings: P
   if (scope !== undefined) file.setSetting(profile, 'auth.scope', scope);
   if (flags.clientAuth !== undefined) file.setSetting(profile, 'auth.client-auth', flags.clientAuth);
   file.setClientSecret(profile, secret);
-  writeLoginResult(ctx.io, { profile, path: file.path, what: 'Client credentials' });
-  if (envTokenSet(ctx)) writeWarning(ctx.io, 'ECONSIG_TOKEN is set: it takes precedence over the client credentials while it is set.');
+  writeLoginResult(ctx.io, { profile, path: file.path, what: 'clientCredentials' });
+  if (envTokenSet(ctx)) writeWarning(ctx.io, tr(lang(ctx), 'auth.envWinsClient'));
   return ExitCode.ok;
 }
 
@@ -157,10 +160,10 @@ function logout(settings: TokenAccess, ctx: Context, home: string): number {
   const hadCache = deleteTokenCache(home, profile);
   const removed = settings.file.deleteToken(profile);
   const oauth = hadSecret || hadCache;
-  const what = oauth ? `${removed ? 'token, ' : ''}client secret and cached access token` : 'token';
+  const what = oauth ? (removed ? 'tokenAndOauth' : 'oauth') : 'token';
   writeLogoutResult(ctx.io, { profile, removed: removed || oauth, path: settings.file.path, what });
   if (envTokenSet(ctx)) {
-    writeWarning(ctx.io, 'ECONSIG_TOKEN is still set in the environment: commands keep using it until you unset it.');
+    writeWarning(ctx.io, tr(lang(ctx), 'auth.envStillSet'));
   }
   return ExitCode.ok;
 }

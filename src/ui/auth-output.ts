@@ -5,7 +5,9 @@
 import type { ResolvedProfile } from '../store/settings.js';
 import type { ResolvedToken, TokenReport } from '../store/token.js';
 import type { AuthStatusReport } from '../flows/auth-status.js';
+import { type Lang, say, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
+import { sourceName } from './config-output.js';
 import { createTheme } from './theme.js';
 
 export interface AuthStatusView {
@@ -21,15 +23,28 @@ function writeJson(io: Io, doc: unknown): void {
   io.stdout.write(`${JSON.stringify(doc)}\n`);
 }
 
-function relative(ms: number): string {
+function relative(lang: Lang, ms: number): string {
   const abs = Math.abs(ms);
-  const text =
-    abs >= 86_400_000 ? `${Math.round(abs / 86_400_000)} d` : abs >= 3_600_000 ? `${Math.round(abs / 3_600_000)} h` : `${Math.max(1, Math.round(abs / 60_000))} min`;
-  return ms >= 0 ? `in ${text}` : `${text} ago`;
+  const time =
+    abs >= 86_400_000
+      ? tr(lang, 'auth.days', { n: Math.round(abs / 86_400_000) })
+      : abs >= 3_600_000
+        ? tr(lang, 'auth.hours', { n: Math.round(abs / 3_600_000) })
+        : tr(lang, 'auth.minutes', { n: Math.max(1, Math.round(abs / 60_000)) });
+  return tr(lang, ms >= 0 ? 'auth.in' : 'auth.ago', { time });
+}
+
+/** An error's message and hint in `lang` (a catalogue text, or its own words). */
+function problemText(lang: Lang, problem: NonNullable<AuthStatusReport['problem']>): { message: string; hint: string | undefined } {
+  return {
+    message: problem.text ? say(lang, problem.text) : problem.message,
+    hint: problem.hintText ? say(lang, problem.hintText) : problem.hint,
+  };
 }
 
 export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
   const a = view.auth;
+  const lang: Lang = io.lang ?? 'en';
   if (io.json) {
     const { warn: _warn, ...token } = view.token;
     writeJson(io, {
@@ -41,88 +56,104 @@ export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
       certificate: a.certificate,
       ca: a.caPath,
       warnings: a.warnings,
-      problem: a.problem ? { message: a.problem.message, hint: a.problem.hint ?? null, exitCode: a.problem.exitCode } : null,
+      problem: a.problem
+        ? { message: problemText(lang, a.problem).message, hint: problemText(lang, a.problem).hint ?? null, exitCode: a.problem.exitCode, ...(a.problem.text ? { code: a.problem.text.key } : {}) }
+        : null,
     });
     return;
   }
   const t = createTheme(io);
+  const say_ = (key: Parameters<typeof tr>[1], values?: Parameters<typeof tr>[2]): string => tr(lang, key, values);
+  const notSet = t.warning(say_('auth.notSet'));
+  const none = t.warning(say_('auth.none'));
+  const warning = (key: Parameters<typeof tr>[1]): string => `${t.warning(tr(lang, 'warningLabel'))} ${say_(key)}`;
   const lines = [
-    `Profile:  ${t.strong(view.profile.name)} ${t.muted(`(${view.profile.source})`)}`,
-    `Base URL: ${view.baseUrl ?? t.warning('not set')}`,
-    `Method:   ${a.method === 'client-credentials' ? 'OAuth2 client credentials' : 'bearer token'}`,
+    say_('auth.profile', { profile: t.strong(view.profile.name), source: t.muted(`(${sourceName(lang, view.profile.source)})`) }),
+    say_('auth.baseUrl', { url: view.baseUrl ?? notSet }),
+    say_('auth.method', { method: say_(a.method === 'client-credentials' ? 'auth.methodClientCredentials' : 'auth.methodToken') }),
   ];
   const token = view.token;
   const cc = a.clientCredentials;
   if (cc) {
-    lines.push(`Token URL: ${cc.tokenUrl ?? t.warning('not set')}`);
-    lines.push(`Client:   ${cc.clientId ?? t.warning('not set')}${cc.scope ? ` scope ${cc.scope}` : ''} ${t.muted(`(client auth ${cc.clientAuth})`)}`);
-    lines.push(`Secret:   ${cc.secretSource === null ? t.warning('none') : cc.secretSource === 'env' ? 'from ECONSIG_CLIENT_SECRET' : 'stored (file mode 0600)'}`);
+    lines.push(say_('auth.tokenUrl', { url: cc.tokenUrl ?? notSet }));
+    lines.push(say_('auth.client', { client: cc.clientId ?? notSet, scope: cc.scope ? say_('auth.scope', { scope: cc.scope }) : '', clientAuth: t.muted(say_('auth.clientAuth', { how: cc.clientAuth })) }));
+    lines.push(say_('auth.secret', { secret: cc.secretSource === null ? none : cc.secretSource === 'env' ? say_('auth.secretFromEnv') : say_('auth.secretStored') }));
     const c = cc.cachedToken;
     if (c) {
       const left = c.expiresAt === null ? undefined : new Date(c.expiresAt).getTime() - now.getTime();
-      lines.push(`Token:    ${c.masked} ${t.muted(`cached in ${c.path}`)}`);
-      lines.push(`Expires:  ${c.expiresAt ?? 'unknown'}${left === undefined ? '' : ` (${relative(left)})`}; ${c.usable ? `renewed after ${c.refreshAt}` : 'a new one is fetched on next use'}`);
+      lines.push(say_('auth.token', { token: c.masked, where: t.muted(say_('auth.cachedIn', { path: c.path })) }));
+      const next = c.usable ? say_('auth.expiresRenewed', { when: c.refreshAt }) : say_('auth.expiresRefetch');
+      lines.push(say_('auth.expires', { when: c.expiresAt ?? say_('auth.unknown'), left: `${left === undefined ? '' : ` (${relative(lang, left)})`}${next}` }));
     } else {
-      lines.push(`Token:    ${t.muted('none cached; one is fetched on first use')}`);
+      lines.push(say_('auth.tokenNone', { none: t.muted(say_('auth.noneCached')) }));
     }
   } else if (token.present) {
-    const from = token.source === 'env' ? 'ECONSIG_TOKEN' : (token.path ?? 'config file');
-    lines.push(`Token:    ${token.masked ?? ''} ${t.muted(`from ${from}`)}`);
-    if (token.source === 'file') lines.push(t.muted('          stored in plain text (file mode 0600)'));
-    if (view.shadowedFile) lines.push(t.muted(`          (overrides the token stored in ${view.shadowedFile})`));
+    const from = token.source === 'env' ? 'ECONSIG_TOKEN' : (token.path ?? say_('auth.configFile'));
+    lines.push(say_('auth.token', { token: token.masked ?? '', where: t.muted(say_('auth.from', { source: from })) }));
+    if (token.source === 'file') lines.push(t.muted(say_('auth.plainText')));
+    if (view.shadowedFile) lines.push(t.muted(say_('auth.overrides', { path: view.shadowedFile })));
     if (token.expiresAt !== undefined) {
       const left = new Date(token.expiresAt).getTime() - now.getTime();
-      lines.push(`Expires:  ${token.expiresAt} (${relative(left)})`);
-      if (token.expired) lines.push(`${t.warning('warning:')} the token has expired; the service will answer 401.`);
-      else if (token.warn) lines.push(`${t.warning('warning:')} the token expires within 24 hours.`);
+      lines.push(say_('auth.expires', { when: token.expiresAt, left: ` (${relative(lang, left)})` }));
+      if (token.expired) lines.push(warning('auth.expired'));
+      else if (token.warn) lines.push(warning('auth.expiresSoon'));
     }
   } else {
-    lines.push(`Token:    ${t.warning('none')}`);
+    lines.push(say_('auth.tokenNone', { none }));
   }
   const cert = a.certificate;
   if (cert) {
-    lines.push(`Client certificate: ${cert.path} ${t.muted(`(${cert.setting})`)}`);
-    lines.push(`  subject ${cert.subject}`, `  issuer  ${cert.issuer}`, `  valid   ${cert.validFrom} to ${cert.validTo} (${relative(new Date(cert.validTo).getTime() - now.getTime())})`);
-    if (cert.expired) lines.push(`${t.warning('warning:')} the client certificate has expired; nothing will be sent with it.`);
-    else if (cert.notYetValid) lines.push(`${t.warning('warning:')} the client certificate is not valid yet.`);
-    else if (cert.expiresSoon) lines.push(`${t.warning('warning:')} the client certificate expires within 30 days: ask the provider for a new one.`);
+    lines.push(say_('auth.certificate', { path: cert.path, setting: t.muted(`(${cert.setting})`) }));
+    lines.push(
+      say_('auth.subject', { subject: cert.subject }),
+      say_('auth.issuer', { issuer: cert.issuer }),
+      say_('auth.valid', { from: cert.validFrom, to: cert.validTo, left: relative(lang, new Date(cert.validTo).getTime() - now.getTime()) }),
+    );
+    if (cert.expired) lines.push(warning('auth.certExpired'));
+    else if (cert.notYetValid) lines.push(warning('auth.certNotYetValid'));
+    else if (cert.expiresSoon) lines.push(warning('auth.certExpiresSoon'));
   } else {
-    lines.push(`Client certificate: ${t.muted('none')}`);
+    lines.push(say_('auth.certificateNone', { none: t.muted(say_('auth.none')) }));
   }
-  if (a.caPath) lines.push(`Extra CA: ${a.caPath}`);
-  for (const warning of a.warnings) lines.push(`${t.warning('warning:')} ${warning}`);
-  if (a.problem) lines.push(`${t.warning('problem:')} ${a.problem.message}${a.problem.hint ? `\n  ${a.problem.hint}` : ''}`);
+  if (a.caPath) lines.push(say_('auth.extraCa', { path: a.caPath }));
+  for (const w of a.warnings) lines.push(`${t.warning(tr(lang, 'warningLabel'))} ${say(lang, w)}`);
+  if (a.problem) {
+    const { message, hint } = problemText(lang, a.problem);
+    lines.push(`${t.warning(say_('auth.problemLabel'))} ${message}${hint ? `\n  ${hint}` : ''}`);
+  }
   io.stderr.write(`${lines.join('\n')}\n`);
 }
 
-export function writeLoginResult(io: Io, result: { profile: string; path: string; what?: string }): void {
+export function writeLoginResult(io: Io, result: { profile: string; path: string; what?: 'token' | 'clientCredentials' }): void {
   if (io.json) {
     writeJson(io, { ok: true, profile: result.profile, stored: true, path: result.path });
     return;
   }
   const t = createTheme(io);
+  const lang: Lang = io.lang ?? 'en';
+  const stored = tr(lang, result.what === 'clientCredentials' ? 'auth.storedClient' : 'auth.stored', { profile: t.strong(result.profile), path: t.path(result.path) });
   io.stderr.write(
-    `${t.success('✓')} ${result.what ?? 'Token'} stored for profile ${t.strong(result.profile)} in ${t.path(result.path)}\n` +
-      `  ${t.muted('(plain text, readable only by you: mode 0600)')}\n`,
+    `${t.success('✓')} ${stored}\n` +
+      `  ${t.muted(tr(lang, 'auth.storedNote'))}\n`,
   );
 }
 
-export function writeLogoutResult(io: Io, result: { profile: string; removed: boolean; path: string; what?: string }): void {
+export function writeLogoutResult(io: Io, result: { profile: string; removed: boolean; path: string; what?: 'token' | 'oauth' | 'tokenAndOauth' }): void {
   if (io.json) {
     writeJson(io, { ok: true, profile: result.profile, removed: result.removed, path: result.path });
     return;
   }
   const t = createTheme(io);
-  io.stderr.write(
-    result.removed
-      ? `${t.success('✓')} Removed the stored ${result.what ?? 'token'} of profile ${t.strong(result.profile)}.\n`
-      : `No stored ${result.what ?? 'token'} for profile ${t.strong(result.profile)}; nothing to remove.\n`,
-  );
+  const lang: Lang = io.lang ?? 'en';
+  const what = tr(lang, result.what === 'oauth' ? 'auth.thing_oauth' : result.what === 'tokenAndOauth' ? 'auth.thing_tokenAndOauth' : 'auth.thing_token');
+  const values = { what, profile: t.strong(result.profile) };
+  io.stderr.write(result.removed ? `${t.success('✓')} ${tr(lang, 'auth.removed', values)}\n` : `${tr(lang, 'auth.nothingToRemove', values)}\n`);
 }
 
+/** A warning for people on stderr, already in the reader's language. */
 export function writeWarning(io: Io, text: string): void {
   const t = createTheme(io);
-  io.stderr.write(`${t.warning('warning:')} ${text}\n`);
+  io.stderr.write(`${t.warning(tr(io.lang ?? 'en', 'warningLabel'))} ${text}\n`);
 }
 
 /** `auth token`: the one place the raw token is printed, to stdout, for scripts. */

@@ -3,15 +3,20 @@
  * that nobody will type EOF into (cli/cli #2536, docs/peer-clis.md §2.3).
  */
 import { InterruptedError, UsageError } from '../errors.js';
+import { text, tr } from '../i18n/index.js';
 import type { InStream, Io } from './io.js';
+
+/** What is read: the bearer token, or an OAuth2 client secret. */
+export type Secret = 'token' | 'secret';
 
 /** A token larger than this is surely the wrong input (a file piped by mistake). */
 const MAX_TOKEN_BYTES = 64 * 1024;
 
 /** Read stdin to EOF and trim. Fails at once when stdin is a terminal. */
-export async function readTokenFromStdin(stdin: InStream, what: { flag: string; name: string; example: string } = { flag: '--with-token', name: 'token', example: 'echo $TOKEN | econsig auth login --with-token' }): Promise<string> {
+export async function readTokenFromStdin(stdin: InStream, what: { flag: string; name: Secret; example: string } = { flag: '--with-token', name: 'token', example: 'echo $TOKEN | econsig auth login --with-token' }): Promise<string> {
+  const name = text(what.name === 'secret' ? 'auth.name_secret' : 'auth.name_token');
   if (stdin.isTTY === true) {
-    throw new UsageError(`${what.flag} reads the ${what.name} from standard input, which is a terminal here.`, `Pipe the ${what.name}: ${what.example}`);
+    throw new UsageError(text('auth.stdinIsTerminal', { flag: what.flag, name }), text('auth.stdinIsTerminalHint', { name, example: what.example }));
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -19,7 +24,7 @@ export async function readTokenFromStdin(stdin: InStream, what: { flag: string; 
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     if (size > MAX_TOKEN_BYTES) {
-      throw new UsageError(`Standard input is too large to be a ${what.name} (over 64 KiB).`, `Pipe only the ${what.name}.`);
+      throw new UsageError(text('auth.stdinTooLarge', { name }), text('auth.stdinTooLargeHint', { name }));
     }
     chunks.push(buffer);
   }
@@ -27,21 +32,23 @@ export async function readTokenFromStdin(stdin: InStream, what: { flag: string; 
 }
 
 /** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → InterruptedError (exit 130). */
-export async function promptToken(io: Io, profile: string, name = 'token'): Promise<string> {
+export async function promptToken(io: Io, profile: string, secret: Secret = 'token'): Promise<string> {
   const { default: password } = await import('@inquirer/password');
+  const lang = io.lang ?? 'en';
+  const name = tr(lang, secret === 'secret' ? 'auth.name_secret' : 'auth.name_token');
   try {
     const answer = await password(
       {
-        message: `Paste the ${name} for profile "${profile}":`,
+        message: tr(lang, 'auth.paste', { name, profile }),
         mask: '*',
-        validate: (value) => (value.trim() === '' ? `The ${name} is empty.` : true),
+        validate: (value) => (value.trim() === '' ? tr(lang, 'auth.pasteEmpty', { name }) : true),
       },
       { input: io.stdin, output: io.stderr },
     );
     return answer.trim();
   } catch (error) {
     // @inquirer/core throws ExitPromptError on Ctrl-C; matched by name to avoid importing core.
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError('Login cancelled.');
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError(text('auth.cancelled'));
     throw error;
   }
 }
