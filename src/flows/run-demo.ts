@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Lang, tr } from '../i18n/index.js';
 import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/open-store.js';
@@ -27,11 +28,11 @@ export interface DemoOutcome {
   results: SubmitResult[];
 }
 
-export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps }): Promise<DemoOutcome> {
+export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps; lang?: Lang }): Promise<DemoOutcome> {
   const home = mkdtempSync(join(tmpdir(), 'econsig-demo-'));
   try {
-    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true });
-    if (!report) throw new Error('the bundled example is missing');
+    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true, ...(options.lang ? { lang: options.lang } : {}) });
+    if (!report) throw new Error(tr('en', 'demo.exampleMissing'));
     const shown = { ...report, file: 'fixtures/valid/bank-and-pix.json' };
     options.steps.onValidated(shown);
     if (!report.ok) return { report: shown, results: [] };

@@ -1,4 +1,5 @@
 import type { FileReport } from '../flows/validate-files.js';
+import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
 
@@ -8,31 +9,36 @@ function step(io: Io, n: number, text: string): void {
   io.stderr.write(`\n${t.strong(`${n}.`)} ${text}\n`);
 }
 
+const langOf = (io: Io): Lang => io.lang ?? 'en';
+
 export function renderDemoValidated(io: Io, report: FileReport): void {
   const t = createTheme(io);
-  step(io, 1, `Validate the bundled example ${t.path(report.file)} (econsig validate)`);
+  const lang = langOf(io);
+  step(io, 1, tr(lang, 'demo.step1', { file: t.path(report.file) }));
   if (io.json) return;
-  const lines = [report.ok ? `   ${t.success('✓')} valid` : `   ${t.error('✗')} invalid`];
-  for (const e of report.errors) lines.push(`   ${t.error('error  ')} ${t.path(e.path)}: ${e.message}`);
-  for (const w of report.warnings) lines.push(`   ${t.warning('warning')} ${t.path(w.path)}: ${w.message}`);
+  const lines = [report.ok ? `   ${t.success('✓')} ${tr(lang, 'demo.valid')}` : `   ${t.error('✗')} ${tr(lang, 'demo.invalid')}`];
+  for (const e of report.errors) lines.push(`   ${t.error(tr(lang, 'errorLine'))} ${t.path(e.path)}: ${e.message}`);
+  for (const w of report.warnings) lines.push(`   ${t.warning(tr(lang, 'warningLine'))} ${t.path(w.path)}: ${w.message}`);
   io.stderr.write(`${lines.join('\n')}\n`);
 }
 
 export function renderDemoStart(io: Io, info: { sandboxUrl: string; token: string; webhookUrl: string }): void {
   const t = createTheme(io);
-  step(io, 2, `Start the sandbox (a local simulator of the service) and a webhook listener`);
+  const lang = langOf(io);
+  step(io, 2, tr(lang, 'demo.step2'));
   if (!io.json) {
-    io.stderr.write(`   sandbox  ${t.strong(info.sandboxUrl)}  (temporary token ${t.muted(info.token.slice(0, 8))}…)\n   listener ${t.strong(info.webhookUrl)}\n`);
+    io.stderr.write(`   ${tr(lang, 'demo.sandbox', { url: t.strong(info.sandboxUrl), token: t.muted(info.token.slice(0, 8)) })}\n   ${tr(lang, 'demo.listener', { url: t.strong(info.webhookUrl) })}\n`);
   }
-  step(io, 3, 'Submit it and wait for the approval result (econsig submit --wait)');
+  step(io, 3, tr(lang, 'demo.step3'));
 }
 
 export function renderDemoEnd(io: Io, ok: boolean): void {
   if (io.json) return;
   const t = createTheme(io);
+  const lang = langOf(io);
   io.stderr.write(
     ok
-      ? `\n${t.success('Demo complete.')} Next:\n  econsig sandbox                                   # keep a simulator running\n  econsig submit --file proposal.json --wait        # the real job (token: econsig auth login)\n  econsig --help\n`
-      : `\n${t.error('The demo did not end as expected;')} the messages above say why.\n`,
+      ? `\n${t.success(tr(lang, 'demo.complete'))} ${tr(lang, 'demo.next')}\n  econsig sandbox                                   ${tr(lang, 'demo.nextSandbox')}\n  econsig submit --file proposal.json --wait        ${tr(lang, 'demo.nextSubmit')}\n  econsig --help\n`
+      : `\n${t.error(tr(lang, 'demo.failed'))} ${tr(lang, 'demo.failedWhy')}\n`,
   );
 }
