@@ -1,4 +1,5 @@
 import type { Context, WatchInput } from '../cli-inputs.js';
+import { text } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
 import { renderImport } from '../ui/history-output.js';
@@ -34,22 +35,19 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
 
 export async function run(input: WatchInput, ctx: Context): Promise<number> {
   if (input.timeout !== undefined && input.contract === undefined) {
-    throw new UsageError('--timeout only applies with --contract.', 'Add --contract <idContrato>, or drop --timeout to watch until Ctrl-C.');
+    throw new UsageError(text('watch.timeoutNeedsContract'), text('watch.timeoutNeedsContractHint'));
   }
   const settings = await watchSettings(input, ctx);
   const auth: CallbackAuth = { scheme: settings.auth.scheme, secret: settings.secret?.value, apiKeyHeader: settings.auth.apiKeyHeader };
   const authProblem = checkCallbackAuth(auth);
   if (authProblem) {
-    throw new UsageError(
-      `${authProblem}.`,
-      'Set ECONSIG_WEBHOOK_SECRET (or `econsig config set webhook.secret ...`): the token for bearer and api-key, user:password for basic, whsec_... for standard-webhooks.',
-    );
+    throw new UsageError(authProblem, text('watch.authHint'));
   }
   if (settings.secret && auth.scheme === 'standard-webhooks') {
     try {
       decodeSecret(settings.secret.value);
     } catch (error) {
-      throw new UsageError(`The webhook secret from ${settings.secret.source} is unusable: ${(error as Error).message}.`, 'Use the whsec_<base64> secret your sender signs with.');
+      throw new UsageError(text('watch.secretUnusable', { source: settings.secret.source, reason: (error as Error).message }), text('watch.secretUnusableHint'));
     }
   }
   const tls = await readServerTls(input.tlsCert, input.tlsKey);
@@ -81,7 +79,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
       onEvent: (event) => output.event(event),
     });
   } catch (error) {
-    if (error instanceof ListenError) throw cannotBind(settings.host, settings.port, error.code, error.cause, 'another --port, or --port 0 for a free one');
+    if (error instanceof ListenError) throw cannotBind(settings.host, settings.port, error.code, error.cause, 'port');
     throw error;
   }
 

@@ -126,7 +126,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
           waiter = await startResultWaiter({ store, ...options.wait });
         } catch (error) {
           if (!(error instanceof ListenError)) throw error;
-          throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'another --listen port that your webhook sender targets');
+          throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'listen');
         }
       }
       options.onReady?.(waiter ? { kind: waiter.mode.kind, url: waiter.mode.url } : undefined);

@@ -330,7 +330,7 @@ function sleep(ms: number): Promise<void> {
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
-      reject(cannotBind(host, port, error.code, error, 'another --port, or --port 0 for a free one'));
+      reject(cannotBind(host, port, error.code, error, 'port'));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

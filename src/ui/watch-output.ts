@@ -8,6 +8,7 @@
  */
 import type { ContractResult } from '../flows/watch-session.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
+import { type Lang, type MessageKey, isMessageKey, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
@@ -35,9 +36,10 @@ const time = (iso: string): string => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8);
 };
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose'>): WatchOutput {
+export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose' | 'lang'>): WatchOutput {
+  const lang: Lang = io.lang ?? 'en';
+  const say = (key: MessageKey, values?: Parameters<typeof tr>[2]): string => tr(lang, key, values);
+  const plural = (n: number, one: MessageKey, many: MessageKey): string => say(n === 1 ? one : many, { n });
   // Log lines under --json are plain text in a JSON field: no colour codes in them.
   const theme = createTheme({ color: io.color && !io.json });
   // Delivery lines are data on stdout: coloured only when stdout itself is a terminal.
@@ -58,24 +60,25 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
   return {
     listening({ url, auth, forwardTo, contract, store }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
-      log('info', `${theme.success('Ready!')} Listening on ${theme.strong(url)} (Ctrl-C to stop)`, `Listening on ${url}`, { event: 'listening', url, auth });
+      log('info', `${theme.success(say('watch.ready'))} ${say('watch.listening', { url: theme.strong(url) })}`, say('watch.listeningPlain', { url }), { event: 'listening', url, auth });
       if (auth === 'none') {
-        const text = 'no webhook secret: signatures are not verified (verified: null). Set ECONSIG_WEBHOOK_SECRET or `econsig config set webhook.secret whsec_...`.';
-        log('warn', `${theme.warning('warning:')} ${text}`, text);
+        const text = say('watch.noSecret');
+        log('warn', `${theme.warning(say('warningLabel'))} ${text}`, text);
       } else if (auth !== 'standard-webhooks') {
-        log('info', `  callbacks must authenticate with ${auth}`, `callbacks must authenticate with ${auth}`);
+        const text = say('watch.mustAuthenticate', { scheme: auth });
+        log('info', `  ${text}`, text);
       }
-      if (forwardTo) log('info', `  forwarding each delivery to ${forwardTo}`, `forwarding each delivery to ${forwardTo}`);
-      if (contract) log('info', `  waiting for the result of contract ${theme.strong(contract)}`, `waiting for the result of contract ${contract}`);
-      if (io.verbose) log('debug', theme.muted(`  store: ${store}`), `store: ${store}`);
+      if (forwardTo) log('info', `  ${say('watch.forwarding', { url: forwardTo })}`, say('watch.forwarding', { url: forwardTo }));
+      if (contract) log('info', `  ${say('watch.waitingFor', { id: theme.strong(contract) })}`, say('watch.waitingFor', { id: contract }));
+      if (io.verbose) log('debug', theme.muted(`  ${say('watch.store', { store })}`), say('watch.store', { store }));
     },
 
     following({ store, contract }) {
       if (io.json) out(JSON.stringify({ event: 'following', store, idContrato: contract }));
       log(
         'info',
-        `${theme.success('Ready!')} Waiting for the result of contract ${theme.strong(contract)} in the team store ${store} (no listener here)`,
-        `Waiting for the result of contract ${contract} in the team store ${store}`,
+        `${theme.success(say('watch.ready'))} ${say('watch.following', { id: theme.strong(contract), store })}`,
+        say('watch.followingPlain', { id: contract, store }),
         { event: 'following', store, idContrato: contract },
       );
     },
@@ -104,40 +107,42 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           const color = outcomeColor(dataTheme, e.outcome);
           const parts = [
             dataTheme.muted(time(e.receivedAt)),
-            e.idContrato === null ? dataTheme.muted('(no contract id)') : printable(e.idContrato),
+            e.idContrato === null ? dataTheme.muted(say('watch.noContractId')) : printable(e.idContrato),
             e.idProposta === null ? dataTheme.muted('-') : printable(e.idProposta),
-            color(e.outcome === 'unknown' ? `unknown (${printable(e.status ?? 'no status')})` : e.outcome),
+            color(outcomeText(lang, e.outcome, printable(e.status ?? say('watch.noStatus')))),
           ];
           if (e.reason) parts.push(printable(JSON.stringify(e.reason)));
-          parts.push(e.verified === true ? dataTheme.success('✓ verified') : dataTheme.muted('unverified'));
+          parts.push(e.verified === true ? dataTheme.success(say('watch.verified')) : dataTheme.muted(say('watch.unverified')));
           out(parts.join('  '));
           return;
         }
         case 'duplicate': {
-          const text = `duplicate ${e.webhookId ?? e.bodyHash.slice(0, 12)} answered 200, not shown again`;
+          const text = say('watch.duplicate', { id: e.webhookId ?? e.bodyHash.slice(0, 12) });
           if (io.verbose || io.json) log('debug', theme.muted(`${time(e.receivedAt)}  ${text}`), text, { event: 'duplicate', webhookId: e.webhookId, bodyHash: e.bodyHash });
           return;
         }
         case 'rejected': {
-          const text = `rejected a delivery (401${e.webhookId ? `, webhook-id ${e.webhookId}` : ''}): ${e.message}`;
-          log('warn', `${theme.warning('warning:')} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
+          const text = say('watch.rejected', { webhookId: e.webhookId ? say('watch.webhookId', { id: e.webhookId }) : '', message: e.message });
+          log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
           return;
         }
         case 'invalid': {
-          const text = `answered ${e.httpStatus}: ${e.message}`;
-          log('warn', `${theme.warning('warning:')} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
+          const text = say('watch.invalid', { status: e.httpStatus, message: e.message });
+          log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
           return;
         }
         case 'error':
-          log('error', `${theme.error('error:')} ${time(e.receivedAt)} ${e.message}`, e.message, { event: 'error' });
+          log('error', `${theme.error(say('errorLabel'))} ${time(e.receivedAt)} ${e.message}`, e.message, { event: 'error' });
           return;
         case 'forwarded': {
           const what = e.idContrato ?? e.webhookId ?? e.bodyHash.slice(0, 12);
           const fields = { event: 'forwarded', idContrato: e.idContrato, httpStatus: e.httpStatus, ms: e.ms };
-          if (e.httpStatus !== null && e.httpStatus < 300) log('info', theme.muted(`  → forwarded ${what}: ${e.httpStatus} (${e.ms} ms)`), `forwarded ${what}: ${e.httpStatus} (${e.ms} ms)`, fields);
-          else {
-            const text = `forward of ${what} ${e.httpStatus === null ? `failed: ${e.error}` : `answered ${e.httpStatus}`}`;
-            log('warn', `${theme.warning('warning:')} ${text}`, text, fields);
+          if (e.httpStatus !== null && e.httpStatus < 300) {
+            const text = say('watch.forwarded', { what, status: e.httpStatus, ms: e.ms });
+            log('info', theme.muted(`  → ${text}`), text, fields);
+          } else {
+            const text = e.httpStatus === null ? say('watch.forwardFailed', { what, error: String(e.error) }) : say('watch.forwardAnswered', { what, status: e.httpStatus });
+            log('warn', `${theme.warning(say('warningLabel'))} ${text}`, text, fields);
           }
           return;
         }
@@ -152,34 +157,40 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       if (io.json && earlier) {
         out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'store' }));
       }
-      const from = earlier ? ' (already in the store)' : '';
-      const reason = r.reason ? `: ${r.reason}` : '';
+      const from = earlier ? say('watch.alreadyInStore') : '';
+      const reason = printable(r.reason ? `: ${r.reason}` : '');
       const id = printable(r.idContrato);
-      if (r.outcome === 'approved') err(`${theme.success('✓')} Contract ${id} approved${from}.`);
-      else if (r.outcome === 'denied') err(`${theme.error('✗')} Contract ${id} denied${printable(reason)}${from}.`);
-      else err(`${theme.warning('✗')} Contract ${id} was cancelled${printable(reason)}${from}; exiting 8, as for a denial.`);
+      if (r.outcome === 'approved') err(`${theme.success('✓')} ${say('watch.approved', { id, from })}`);
+      else if (r.outcome === 'denied') err(`${theme.error('✗')} ${say('watch.denied', { id, reason, from })}`);
+      else err(`${theme.warning('✗')} ${say('watch.cancelled', { id, reason, from })}`);
     },
 
     timeout({ contract, seconds }) {
       if (io.json) out(JSON.stringify({ event: 'timeout', idContrato: contract }));
       const id = printable(contract);
-      const hint = `Check later with \`econsig history --contract ${id}\`, or wait longer with --timeout.`;
+      const hint = say('watch.noResultHint', { id });
       if (io.json) {
-        log('error', '', `No result for contract ${id} within ${seconds} s.`, { event: 'timeout', idContrato: contract, hint });
+        log('error', '', say('watch.noResult', { id, seconds }), { event: 'timeout', idContrato: contract, hint });
         return;
       }
-      err(`${theme.error('error:')} No result for contract ${id} within ${seconds} s.`);
-      err(`  ${theme.info('hint:')} ${hint}`);
+      err(`${theme.error(say('errorLabel'))} ${say('watch.noResult', { id, seconds })}`);
+      err(`  ${theme.info(say('hintLabel'))} ${hint}`);
     },
 
     stopped(stats) {
       const extra = [
-        stats.duplicates ? plural(stats.duplicates, 'duplicate') : null,
-        stats.rejected ? `${stats.rejected} rejected` : null,
-        stats.invalid ? `${stats.invalid} invalid` : null,
+        stats.duplicates ? plural(stats.duplicates, 'watch.duplicateOne', 'watch.duplicateMany') : null,
+        stats.rejected ? say('watch.rejectedCount', { n: stats.rejected }) : null,
+        stats.invalid ? say('watch.invalidCount', { n: stats.invalid }) : null,
       ].filter(Boolean);
-      const text = `Stopped. ${plural(stats.received, 'delivery', 'deliveries')} received${extra.length ? ` (${extra.join(', ')})` : ''}.`;
+      const text = say('watch.stopped', { deliveries: plural(stats.received, 'watch.deliveryOne', 'watch.deliveryMany'), extra: extra.length ? ` (${extra.join(', ')})` : '' });
       log('info', text, text, { event: 'stopped', ...stats });
     },
   };
+}
+
+/** A delivery's outcome as people read it: approved, denied, cancelled, or unknown with its status. */
+function outcomeText(lang: Lang, outcome: string, status: string): string {
+  const key = `watch.outcome_${outcome}`;
+  return isMessageKey(key) ? tr(lang, key, { status }) : outcome;
 }

@@ -2,6 +2,7 @@
  * Small HTTP pieces shared by the webhook listener and the sandbox (both plain node:http
  * servers on this machine).
  */
+import { isMessageKey, text } from '../i18n/index.js';
 import type { IncomingMessage } from 'node:http';
 import { EconsigError, ExitCode } from '../errors.js';
 
@@ -43,28 +44,19 @@ export function readBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): 
   });
 }
 
-const bindReasons: Record<string, string> = {
-  EADDRINUSE: 'the port is already in use',
-  EACCES: 'no permission to bind that port',
-  EADDRNOTAVAIL: 'that address is not one of this machine',
-  ENOTFOUND: 'that host name is unknown',
-};
-
-/**
- * The operator's message when a server cannot bind, the same for `watch`, `submit --wait`
- * and the sandbox: the reason in words and its code, and what to do (`retry` names the flag).
- */
-export function cannotBind(host: string, port: number, code: string | undefined, cause: unknown, retry: string): EconsigError {
-  const reason = (code && bindReasons[code]) ?? 'the address cannot be bound';
+export function cannotBind(host: string, port: number, code: string | undefined, cause: unknown, retry: 'port' | 'listen'): EconsigError {
+  const known = `watch.bind_${code ?? ''}`;
+  const reason = isMessageKey(known) ? text(known) : text('watch.bindOther');
+  const again = text(retry === 'port' ? 'watch.retryPort' : 'watch.retryListen');
   const hint =
     code === 'EADDRINUSE'
-      ? `Something else holds it (another econsig watch, submit --wait or sandbox?). Stop it, or use ${retry}.`
+      ? text('watch.bindInUseHint', { retry: again })
       : code === 'EACCES'
-        ? `Ports below 1024 need privileges: use ${retry}.`
+        ? text('watch.bindPrivilegedHint', { retry: again })
         : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
-          ? '--host must be an address of this machine, e.g. 127.0.0.1.'
-          : `Use ${retry}.`;
-  return new EconsigError(`Cannot listen on ${hostForUrl(host)}:${port}: ${reason}${code ? ` (${code})` : ''}.`, {
+          ? text('watch.bindHostHint')
+          : text('watch.bindRetryHint', { retry: again });
+  return new EconsigError(text('watch.cannotListen', { address: `${hostForUrl(host)}:${port}`, reason, code: code ? ` (${code})` : '' }), {
     exitCode: ExitCode.usage,
     hint,
     cause,

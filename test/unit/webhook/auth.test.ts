@@ -20,13 +20,13 @@ describe('defaultScheme', () => {
 describe('checkCallbackAuth', () => {
   it.each<[CallbackAuth, string | undefined]>([
     [{ scheme: 'none' }, undefined],
-    [{ scheme: 'bearer' }, '--auth bearer needs a secret'],
-    [{ scheme: 'api-key', secret: [] }, '--auth api-key needs a secret'],
-    [{ scheme: 'basic', secret: 'nocolon' }, '--auth basic needs a secret of the form user:password'],
+    [{ scheme: 'bearer' }, '--auth bearer needs a secret.'],
+    [{ scheme: 'api-key', secret: [] }, '--auth api-key needs a secret.'],
+    [{ scheme: 'basic', secret: 'nocolon' }, '--auth basic needs a secret of the form user:password.'],
     [{ scheme: 'basic', secret: 'u:p' }, undefined],
-    [{ scheme: 'api-key', secret: 'k', apiKeyHeader: 'bad header' }, 'webhook.api-key-header "bad header" is not a valid header name'],
+    [{ scheme: 'api-key', secret: 'k', apiKeyHeader: 'bad header' }, 'webhook.api-key-header "bad header" is not a valid header name.'],
   ])('%j → %s', (auth, want) => {
-    expect(checkCallbackAuth(auth)).toBe(want);
+    expect(checkCallbackAuth(auth)?.en).toBe(want);
   });
 });
 

@@ -87,7 +87,7 @@ describe('cannotBind', () => {
     ['EADDRNOTAVAIL', /not one of this machine/, /--host must be an address/],
     [undefined, /cannot be bound\.$/, /^Use another --port/],
   ])('%s', (code, message, hint) => {
-    const error = cannotBind('127.0.0.1', 4020, code, undefined, 'another --port');
+    const error = cannotBind('127.0.0.1', 4020, code, undefined, 'port');
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(/^Cannot listen on 127\.0\.0\.1:4020: /);
     expect(error.message).toMatch(message);
@@ -95,6 +95,6 @@ describe('cannotBind', () => {
   });
 
   it('brackets an IPv6 host', () => {
-    expect(cannotBind('::1', 1, 'EADDRINUSE', undefined, 'x').message).toContain('[::1]:1');
+    expect(cannotBind('::1', 1, 'EADDRINUSE', undefined, 'port').message).toContain('[::1]:1');
   });
 });
