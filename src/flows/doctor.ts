@@ -8,7 +8,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
-import { EconsigError, ExitCode } from '../errors.js';
+import { EconsigError, ExitCode, type Message } from '../errors.js';
+import { text } from '../i18n/index.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
 import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../store/settings.js';
 import { resolveHome } from '../store/home.js';
@@ -23,8 +24,9 @@ export type CheckName = (typeof CHECKS)[number];
 export interface CheckResult {
   name: CheckName;
   status: 'ok' | 'warn' | 'fail' | 'skip';
-  detail: string;
-  hint?: string;
+  /** A catalogue text (said in the run's language by ui/doctor-output.ts), or a system's own words. */
+  detail: Message;
+  hint?: Message;
   /** The exit code a failure stands for (docs/cli-contract.md "Exit codes"). */
   exitCode?: number;
 }
@@ -50,11 +52,14 @@ const CLOCK_WARN_MS = 30_000;
 const CLOCK_FAIL_MS = 5 * 60_000;
 
 function fail(name: CheckName, error: unknown): CheckResult {
-  if (error instanceof EconsigError) return { name, status: 'fail', detail: error.message, ...(error.hint ? { hint: error.hint } : {}), exitCode: error.exitCode };
+  if (error instanceof EconsigError) {
+    const hint = error.hintText ?? error.hint;
+    return { name, status: 'fail', detail: error.text ?? error.message, ...(hint ? { hint } : {}), exitCode: error.exitCode };
+  }
   return { name, status: 'fail', detail: error instanceof Error ? error.message : String(error), exitCode: ExitCode.unavailable };
 }
 
-function skip(name: CheckName, detail: string): CheckResult {
+function skip(name: CheckName, detail: Message): CheckResult {
   return { name, status: 'skip', detail };
 }
 
@@ -63,7 +68,7 @@ function tcpConnect(host: string, port: number, timeoutMs: number): Promise<void
     const socket = netConnect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      reject(Object.assign(new Error(text('doctor.noAnswerWithin', { ms: timeoutMs }).en), { code: 'ETIMEDOUT' }));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -77,9 +82,9 @@ function tcpConnect(host: string, port: number, timeoutMs: number): Promise<void
   });
 }
 
-function ago(ms: number): string {
+function ago(ms: number): Message {
   const days = ms / 86_400_000;
-  return days >= 2 ? `${Math.round(days)} days` : `${Math.max(1, Math.round(ms / 3_600_000))} h`;
+  return days >= 2 ? text('doctor.days', { n: Math.round(days) }) : text('doctor.hours', { n: Math.max(1, Math.round(ms / 3_600_000)) });
 }
 
 /** Run every check; never throws for a failed check (each becomes a line). */
@@ -89,7 +94,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const results = new Map<CheckName, CheckResult>();
   const set = (result: CheckResult): void => void results.set(result.name, result);
   const report = (profile: string | null, baseUrl: string | null): DoctorReport => {
-    const checks = CHECKS.map((name) => results.get(name) ?? skip(name, 'not checked'));
+    const checks = CHECKS.map((name) => results.get(name) ?? skip(name, text('doctor.notChecked')));
     const firstFailure = checks.find((c) => c.status === 'fail');
     return { ok: firstFailure === undefined, profile, baseUrl, checks, exitCode: firstFailure?.exitCode ?? ExitCode.ok };
   };
@@ -104,7 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     baseUrl = requireBaseUrl(settings);
   } catch (error) {
     set(fail('settings', error));
-    for (const name of CHECKS.slice(1, -1)) set(skip(name, 'needs the settings'));
+    for (const name of CHECKS.slice(1, -1)) set(skip(name, text('doctor.needsSettings')));
     set(await checkStore(resolveHome(options.env), options.env.ECONSIG_DATABASE_URL || undefined));
     return report(null, null);
   }
@@ -117,50 +122,57 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const url = new URL(baseUrl);
   const settingsProblem = tlsError instanceof EconsigError && tlsError.exitCode === ExitCode.usage ? tlsError : undefined;
   if (settingsProblem) set(fail('settings', settingsProblem));
-  else set({ name: 'settings', status: 'ok', detail: `profile ${profile}, base URL ${baseUrl}, ${settings.values['auth.method'] === 'client-credentials' || options.env.ECONSIG_CLIENT_SECRET ? 'OAuth2 client credentials' : 'bearer token'}` });
+  else {
+    const method = text(settings.values['auth.method'] === 'client-credentials' || options.env.ECONSIG_CLIENT_SECRET ? 'doctor.methodClientCredentials' : 'doctor.methodToken');
+    set({ name: 'settings', status: 'ok', detail: text('doctor.settingsOk', { profile, url: baseUrl, method }) });
+  }
 
   // 2-4. DNS, TCP.
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let reachable = false;
   if (isIP(host)) {
-    set({ name: 'dns', status: 'ok', detail: `${host} is an IP address` });
+    set({ name: 'dns', status: 'ok', detail: text('doctor.isIp', { host }) });
   } else {
     try {
       const { address } = await lookup(host);
-      set({ name: 'dns', status: 'ok', detail: `${host} → ${address}` });
+      set({ name: 'dns', status: 'ok', detail: text('doctor.resolves', { host, address }) });
     } catch (error) {
-      set(fail('dns', new EconsigError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, { exitCode: ExitCode.unavailable, hint: 'Check the host name in base-url and this machine\'s DNS (VPN?).' })));
+      set(fail('dns', new EconsigError(text('doctor.noDns', { host, code: (error as NodeJS.ErrnoException).code ?? 'error' }), { exitCode: ExitCode.unavailable, hint: text('doctor.noDnsHint') })));
     }
   }
   if (results.get('dns')?.status === 'ok') {
     try {
       await tcpConnect(host, port, timeoutMs);
       reachable = true;
-      set({ name: 'tcp', status: 'ok', detail: `${host}:${port} accepts connections` });
+      set({ name: 'tcp', status: 'ok', detail: text('doctor.tcpOk', { address: `${host}:${port}` }) });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      set(fail('tcp', new EconsigError(`${host}:${port} does not accept connections (${code}).`, {
+      set(fail('tcp', new EconsigError(text('doctor.tcpFail', { address: `${host}:${port}`, code }), {
         exitCode: ExitCode.unavailable,
-        hint: code === 'ECONNREFUSED' ? 'Nothing listens there: check the port in base-url, and that the service (or `econsig sandbox`) runs.' : 'Check the network path: firewall, VPN, or an IP allowlist at the provider.',
+        hint: text(code === 'ECONNREFUSED' ? 'doctor.tcpRefusedHint' : 'doctor.tcpOtherHint'),
       })));
     }
   } else {
-    set(skip('tcp', 'needs DNS'));
+    set(skip('tcp', text('doctor.needsDns')));
   }
 
   // 5-6. TLS: server trust, then our client certificate.
   let probe: TlsProbeResult | undefined;
   const cert = tls?.certificate;
   if (!reachable) {
-    set(skip('tls', 'needs TCP'));
+    set(skip('tls', text('doctor.needsTcp')));
   } else if (url.protocol !== 'https:') {
-    set({ name: 'tls', status: 'skip', detail: 'plain http (allowed only to this machine)' });
+    set({ name: 'tls', status: 'skip', detail: text('doctor.plainHttp') });
   } else {
     probe = await probeTls(url, { ...tls?.connect }, timeoutMs);
     if (!probe.ok && probe.kind === 'untrusted') set(fail('tls', tlsFailure(probe, url.origin, tls)));
-    else if (!probe.ok && probe.kind === 'connect') set(fail('tls', new EconsigError(`No TLS handshake with ${url.origin}: ${probe.message} (${probe.code}).`, { exitCode: ExitCode.unavailable, hint: 'Is the port an https one? Check base-url.' })));
-    else set({ name: 'tls', status: 'ok', detail: `${url.origin} is trusted${tls?.caPath ? ` (with tls.ca ${tls.caPath})` : ''}${probe.ok && probe.protocol ? `, ${probe.protocol}` : ''}` });
+    else if (!probe.ok && probe.kind === 'connect') {
+      set(fail('tls', new EconsigError(text('doctor.noHandshake', { origin: url.origin, message: probe.message, code: String(probe.code) }), { exitCode: ExitCode.unavailable, hint: text('doctor.noHandshakeHint') })));
+    } else {
+      const ca = tls?.caPath ? text('doctor.withCa', { path: tls.caPath }) : '';
+      set({ name: 'tls', status: 'ok', detail: text('doctor.trusted', { origin: url.origin, ca, protocol: probe.ok && probe.protocol ? `, ${probe.protocol}` : '' }) });
+    }
   }
   if (tlsError !== undefined && !settingsProblem) {
     set(fail('certificate', tlsError));
@@ -170,21 +182,21 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set(fail('certificate', tlsFailure(probe, url.origin, tls)));
   } else if (cert) {
     const left = cert.validTo.getTime() - now().getTime();
-    const accepted = probe?.ok ? (probe.certificateChecked ? 'accepted by the server' : 'sent (the server gave no verdict)') : 'not tried';
+    const accepted = text(probe?.ok ? (probe.certificateChecked ? 'doctor.certAccepted' : 'doctor.certSent') : 'doctor.certNotTried');
     set({
       name: 'certificate',
       status: expiresSoon(cert, now()) ? 'warn' : 'ok',
-      detail: `${cert.subject}, issued by ${cert.issuer}, ${accepted}; expires ${cert.validTo.toISOString()} (in ${ago(left)})`,
-      ...(expiresSoon(cert, now()) ? { hint: 'It expires within 30 days: ask the provider for a new one.' } : {}),
+      detail: text('doctor.certOk', { subject: cert.subject, issuer: cert.issuer, accepted, when: cert.validTo.toISOString(), left: ago(left) }),
+      ...(expiresSoon(cert, now()) ? { hint: text('doctor.certSoonHint') } : {}),
     });
   } else {
-    set({ name: 'certificate', status: 'skip', detail: url.protocol === 'https:' && probe?.ok ? 'none set; the server did not ask for one' : 'none set' });
+    set({ name: 'certificate', status: 'skip', detail: text(url.protocol === 'https:' && probe?.ok ? 'doctor.certNoneAsked' : 'doctor.certNone') });
   }
 
   // 2 (measured here). Clock: the server's Date header against ours.
   const certificateOk = results.get('certificate')?.status !== 'fail' && results.get('tls')?.status !== 'fail';
   if (reachable && certificateOk) set(await checkClock(url, tls, now, timeoutMs));
-  else set(skip('clock', 'needs an answer from the server'));
+  else set(skip('clock', text('doctor.needsAnswer')));
 
   // 7. Token.
   // A token endpoint on the host that just failed would fail the same way: skip, not fail twice.
@@ -197,13 +209,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   })();
   const sameHost = plan?.method === 'client-credentials' && new URL(plan.credentials.tokenUrl).origin === url.origin;
   const blocked = (['tcp', 'tls', 'certificate'] as const).find((name) => results.get(name)?.status === 'fail');
-  if (results.get('settings')?.status === 'fail') set(skip('token', 'needs the settings'));
-  else if (blocked && sameHost) set(skip('token', `needs ${blocked}`));
+  if (results.get('settings')?.status === 'fail') set(skip('token', text('doctor.needsSettings')));
+  else if (blocked && sameHost) set(skip('token', text('doctor.needs', { check: text(`doctor.name_${blocked}`) })));
   else set(await checkToken(settings, options.env, now));
 
   // 8. Receiver.
   const receiver = settings.values['receiver-url'];
-  set(receiver === undefined ? skip('receiver', 'receiver-url not set') : await checkReceiver(receiver, tls, timeoutMs));
+  set(receiver === undefined ? skip('receiver', text('doctor.receiverNotSet')) : await checkReceiver(receiver, tls, timeoutMs));
 
   // 9. Store.
   set(await checkStore(settings.paths.home, settings.values['database-url']));
@@ -229,19 +241,16 @@ async function checkClock(url: URL, tls: TlsMaterial | undefined, now: () => Dat
       return { header: typeof header === 'string' ? header : undefined, middle: (started + now().getTime()) / 2 };
     });
     const server = date.header === undefined ? NaN : Date.parse(date.header);
-    if (Number.isNaN(server)) return { name: 'clock', status: 'skip', detail: 'the server sent no Date header' };
+    if (Number.isNaN(server)) return { name: 'clock', status: 'skip', detail: text('doctor.noDate') };
     // Date has whole seconds: up to 1 s of the difference is its rounding.
     const skew = date.middle - server;
     const abs = Math.max(0, Math.abs(skew) - 1_000);
-    const text = abs === 0 ? 'within a second of the server\'s' : `${Math.round(abs / 1000)} s ${skew > 0 ? 'ahead of' : 'behind'} the server's`;
-    if (abs > CLOCK_FAIL_MS) {
-      return { name: 'clock', status: 'fail', detail: `this machine's clock is ${text}`, hint: 'Token and certificate times are judged by clocks: synchronise this machine (NTP).', exitCode: ExitCode.auth };
-    }
-    return abs > CLOCK_WARN_MS
-      ? { name: 'clock', status: 'warn', detail: `this machine's clock is ${text}`, hint: 'Synchronise this machine (NTP): tokens may look expired early or late.' }
-      : { name: 'clock', status: 'ok', detail: `this machine's clock is ${text}` };
+    const how = abs === 0 ? text('doctor.clockWithin') : text(skew > 0 ? 'doctor.clockAhead' : 'doctor.clockBehind', { s: Math.round(abs / 1000) });
+    const detail = text('doctor.clock', { how });
+    if (abs > CLOCK_FAIL_MS) return { name: 'clock', status: 'fail', detail, hint: text('doctor.clockFailHint'), exitCode: ExitCode.auth };
+    return abs > CLOCK_WARN_MS ? { name: 'clock', status: 'warn', detail, hint: text('doctor.clockWarnHint') } : { name: 'clock', status: 'ok', detail };
   } catch (error) {
-    return { name: 'clock', status: 'skip', detail: `no answer to GET ${url.origin}${url.pathname} (${(error as { code?: string }).code ?? (error as Error).message})` };
+    return { name: 'clock', status: 'skip', detail: text('doctor.clockNoAnswer', { url: `${url.origin}${url.pathname}`, code: (error as { code?: string }).code ?? (error as Error).message }) };
   }
 }
 
@@ -256,17 +265,17 @@ async function checkToken(settings: ResolvedSettings, env: Env, now: () => Date)
   try {
     if (session.plan.method === 'token') {
       const resolved = session.plan.token;
-      const from = resolved?.source === 'env' ? 'ECONSIG_TOKEN' : 'the stored token';
+      const from = text(resolved?.source === 'env' ? 'doctor.fromEnv' : 'doctor.fromStored');
       const expiry = resolved ? tokenExpiry(resolved.token, now()) : undefined;
       if (expiry?.expired) {
-        return { name: 'token', status: 'fail', detail: `${from} expired at ${expiry.expiresAt.toISOString()}`, hint: 'Get a new token and run `econsig auth login`.', exitCode: ExitCode.auth };
+        return { name: 'token', status: 'fail', detail: text('doctor.tokenExpired', { from, when: expiry.expiresAt.toISOString() }), hint: text('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
       }
-      return { name: 'token', status: 'ok', detail: `${from}${expiry ? `, expires ${expiry.expiresAt.toISOString()}` : ' (no expiry it can read; the service decides)'}` };
+      return { name: 'token', status: 'ok', detail: expiry ? text('doctor.tokenExpires', { from, when: expiry.expiresAt.toISOString() }) : text('doctor.tokenNoExpiry', { from }) };
     }
     const started = Date.now();
     await session.tokens.token();
     const creds = session.plan.credentials;
-    return { name: 'token', status: 'ok', detail: `obtained from ${creds.tokenUrl} for client ${creds.clientId} in ${Date.now() - started} ms` };
+    return { name: 'token', status: 'ok', detail: text('doctor.tokenObtained', { url: creds.tokenUrl, client: creds.clientId, ms: Date.now() - started }) };
   } catch (error) {
     return fail('token', tokenFailure(error, settings.profile.name));
   } finally {
@@ -283,20 +292,20 @@ async function checkReceiver(receiver: string, tls: TlsMaterial | undefined, tim
       await response.body.dump();
       return response.statusCode;
     });
-    if (status === 200) return { name: 'receiver', status: 'ok', detail: `${ready.href} answers 200 (ready)` };
+    if (status === 200) return { name: 'receiver', status: 'ok', detail: text('doctor.receiverOk', { url: ready.href }) };
     return {
       name: 'receiver',
       status: 'fail',
-      detail: `${ready.href} answers ${status}`,
-      hint: status === 503 ? 'The receiver runs but its store does not answer: check the team database.' : 'Check receiver-url: it should be the host where `econsig watch` runs.',
+      detail: text('doctor.receiverAnswers', { url: ready.href, status }),
+      hint: text(status === 503 ? 'doctor.receiverStoreHint' : 'doctor.receiverUrlHint'),
       exitCode: ExitCode.unavailable,
     };
   } catch (error) {
     return {
       name: 'receiver',
       status: 'fail',
-      detail: `${ready.href} cannot be reached (${(error as { code?: string }).code ?? (error as Error).message})`,
-      hint: 'Start `econsig watch` on the receiver host, or correct receiver-url.',
+      detail: text('doctor.receiverUnreachable', { url: ready.href, code: (error as { code?: string }).code ?? (error as Error).message }),
+      hint: text('doctor.receiverStartHint'),
       exitCode: ExitCode.unavailable,
     };
   }
@@ -308,7 +317,7 @@ async function checkStore(home: string, databaseUrl: string | undefined): Promis
     const store = await openStore({ home, databaseUrl });
     try {
       await store.history({ limit: 1 });
-      return { name: 'store', status: 'ok', detail: `${store.location} opens and answers` };
+      return { name: 'store', status: 'ok', detail: text('doctor.storeOk', { location: store.location }) };
     } finally {
       await store.close();
     }

@@ -2,13 +2,26 @@
  * `econsig doctor` output: one line per check on stderr (the first failure with what to do),
  * or the whole report as one JSON document on stdout with --json.
  */
-import type { DoctorReport } from '../flows/doctor.js';
+import type { CheckResult, DoctorReport } from '../flows/doctor.js';
+import { type Lang, isMessageKey, say, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
 
+/** A check as --json has it: `name`, `status`, `exitCode` stable; `detail` and `hint` in the run's language. */
+function checkJson(lang: Lang, check: CheckResult): Record<string, unknown> {
+  return { ...check, detail: say(lang, check.detail), ...(check.hint === undefined ? {} : { hint: say(lang, check.hint) }) };
+}
+
+/** A check's name as people read it. */
+function nameOf(lang: Lang, name: string): string {
+  const key = `doctor.name_${name}`;
+  return isMessageKey(key) ? tr(lang, key) : name;
+}
+
 export function writeDoctorReport(io: Io, report: DoctorReport): void {
+  const lang: Lang = io.lang ?? 'en';
   if (io.json) {
-    io.stdout.write(`${JSON.stringify(report)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...report, checks: report.checks.map((check) => checkJson(lang, check)) })}\n`);
     return;
   }
   const t = createTheme(io);
@@ -16,12 +29,13 @@ export function writeDoctorReport(io: Io, report: DoctorReport): void {
   const lines: string[] = [];
   let hinted = false;
   for (const check of report.checks) {
-    lines.push(`${mark[check.status]} ${check.name.padEnd(12)}${check.status === 'skip' ? t.muted(check.detail) : check.detail}`);
+    const detail = say(lang, check.detail);
+    lines.push(`${mark[check.status]} ${nameOf(lang, check.name).padEnd(14)}${check.status === 'skip' ? t.muted(detail) : detail}`);
     // The first failure says what to do; warnings always do.
-    if (check.hint && (check.status === 'warn' || (check.status === 'fail' && !hinted))) lines.push(`  ${' '.repeat(12)}${t.muted('→')} ${check.hint}`);
+    if (check.hint && (check.status === 'warn' || (check.status === 'fail' && !hinted))) lines.push(`  ${' '.repeat(14)}${t.muted('→')} ${say(lang, check.hint)}`);
     if (check.status === 'fail') hinted = true;
   }
   const failed = report.checks.find((c) => c.status === 'fail');
-  lines.push(failed ? `${t.error('✗')} ${failed.name} failed (exit ${report.exitCode})` : `${t.success('✓')} all checks passed`);
+  lines.push(failed ? `${t.error('✗')} ${tr(lang, 'doctor.failed', { name: nameOf(lang, failed.name), code: report.exitCode })}` : `${t.success('✓')} ${tr(lang, 'doctor.allPassed')}`);
   io.stderr.write(`${lines.join('\n')}\n`);
 }
