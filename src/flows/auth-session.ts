@@ -5,6 +5,7 @@
  * and `prepare`, which refuses a bad certificate, an untrusted server or a refused client
  * secret before anything is sent.
  */
+import { text } from '../i18n/index.js';
 import { Pool } from 'undici';
 import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { assertSafeTransport, defaultUserAgent } from '../service/client.js';
@@ -73,9 +74,8 @@ function checkTokenUrl(tokenUrl: string): void {
   try {
     assertSafeTransport(tokenUrl);
   } catch (error) {
-    if (error instanceof InsecureTransportError || error instanceof InvalidBaseUrlError) {
-      throw new UsageError(error.message.replace('the token', 'the client secret'), 'Use an https:// auth.token-url; plain http is allowed only to this machine.');
-    }
+    if (error instanceof InsecureTransportError) throw new UsageError(text('service.insecureTokenUrl', { url: error.baseUrl }), text('service.tokenUrlHint'));
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, text('service.tokenUrlHint'));
     throw error;
   }
 }
@@ -83,18 +83,16 @@ function checkTokenUrl(tokenUrl: string): void {
 /** Turn a failed token request into the operator's error: 3 when refused (RFC 6749 §5.2), 7 when unreachable. */
 export function tokenFailure(error: unknown, profile: string): unknown {
   if (error instanceof TokenRefusedError) {
-    const text = (error.errorDescription ? `${error.error}: ${error.errorDescription}` : error.error).replace(/\.+$/, '');
+    const reason = (error.errorDescription ? `${error.error}: ${error.errorDescription}` : error.error).replace(/\.+$/, '');
     return new AuthError(
-      `The token endpoint refused the client credentials of profile "${profile}": ${text}. Nothing was sent.`,
-      error.error === 'invalid_client'
-        ? 'Check the client id and secret: `econsig auth login --client-credentials ...` stores new ones; ECONSIG_CLIENT_SECRET overrides the stored one.'
-        : 'Check auth.scope and the client\'s permissions with the provider.',
+      text('service.tokenRefused', { profile, reason }),
+      text(error.error === 'invalid_client' ? 'service.tokenRefusedClientHint' : 'service.tokenRefusedScopeHint'),
     );
   }
   if (error instanceof TokenEndpointUnavailableError) {
-    return new EconsigError(`No access token: ${error.message}. Nothing was sent.`, {
+    return new EconsigError(text('service.noAccessToken', { reason: error.message }), {
       exitCode: ExitCode.unavailable,
-      hint: 'Check auth.token-url (`econsig config get auth.token-url`) and the network; `econsig doctor` checks each step.',
+      hint: text('service.noAccessTokenHint'),
     });
   }
   return error;
@@ -104,23 +102,18 @@ export function tokenFailure(error: unknown, profile: string): unknown {
 export function tlsFailure(result: TlsProbeResult, origin: string, tls: TlsMaterial | undefined): EconsigError | undefined {
   if (result.ok || result.kind === 'connect') return undefined;
   if (result.kind === 'untrusted') {
-    return new EconsigError(`The server ${origin} presents a certificate this machine does not trust (${result.code}). Nothing was sent.`, {
+    return new EconsigError(text('service.untrusted', { origin, code: result.code }), {
       exitCode: ExitCode.unavailable,
-      hint: 'If it is signed by a private CA (a homologation\'s), set tls.ca: `econsig config set tls.ca /path/ca.pem`, or ECONSIG_TLS_CA.',
+      hint: text('service.untrustedHint'),
     });
   }
   const cert = tls?.certificate;
   if (result.kind === 'certificate-required' || !cert) {
-    return new AuthError(
-      `The server ${origin} demands a client certificate (mTLS) and none is set (${result.code}). Nothing was sent.`,
-      'Set tls.cert and tls.key (PEM) or tls.pfx: `econsig config set tls.cert /path/client.pem`, or ECONSIG_TLS_CERT and ECONSIG_TLS_KEY.',
-    );
+    return new AuthError(text('service.certRequired', { origin, code: result.code }), text('service.certRequiredHint'));
   }
-  const refused = result.code.endsWith('during the handshake') ? 'closed the connection during the TLS handshake, most likely refusing' : 'refused';
-  return new AuthError(
-    `The server ${origin} ${refused} the client certificate ${cert.path} (${cert.setting}; subject ${cert.subject}; issuer ${cert.issuer}) (${result.code}). Nothing was sent.`,
-    'Use the certificate registered with the provider, signed by a CA it trusts; `econsig auth status` shows the one in use.',
-  );
+  const closed = result.code.endsWith('during the handshake');
+  const values = { origin, path: cert.path, setting: cert.setting, subject: cert.subject, issuer: cert.issuer, code: result.code };
+  return new AuthError(text(closed ? 'service.certClosed' : 'service.certRefused', values), text('service.certRefusedHint'));
 }
 
 /** Build the session; reads the TLS files and the cached token, sends nothing. */
