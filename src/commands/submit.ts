@@ -92,8 +92,8 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
     const oauth = settings.token?.source !== 'env' && (settings.values['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '');
-    if (oauth) renderNotice(io, 'the Authorization header below is a placeholder: an OAuth2 access token is fetched when sending.');
-    else if (!settings.token) renderNotice(io, 'no token: the Authorization header below is a placeholder (econsig auth login).');
+    if (oauth) renderNotice(io, tr(io.lang ?? 'en', 'service.dryRunOauth'));
+    else if (!settings.token) renderNotice(io, tr(io.lang ?? 'en', 'service.dryRunNoToken'));
     renderInvalidFiles(io, reports);
     renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
     return { code: reportsExitCode(reports) };
@@ -112,7 +112,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const { openAuthSession, unauthorizedHint } = await import('../flows/auth-session.js');
   const session = openAuthSession({ settings, env: ctx.env });
   ctx.defer(() => session.close());
-  for (const warning of session.tls?.warnings ?? []) renderNotice(io, `warning: ${warning}`);
+  for (const warning of session.tls?.warnings ?? []) renderNotice(io, warning);
   checkTarget(baseUrl);
   renderInvalidFiles(io, [...notices, ...reports]);
   if (openResults) sheetResults = await openResults();

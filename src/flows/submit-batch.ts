@@ -527,7 +527,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   for (const [index] of copies) options.progress?.onAnswer?.(results[index] as SubmitResult);
   if (writeError !== undefined) {
-    const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, 'cannot write to the store', undefined, `Check the disk and the permissions of ${options.store.location}.`, writeError);
+    const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, text('store.cannotWrite'), undefined, text('store.hintOther', { location: options.store.location }), writeError);
     throw new StoreIncompleteError(results, failure);
   }
   return results;

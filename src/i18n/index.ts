@@ -24,6 +24,7 @@ import * as demo from './demo.js';
 import * as watch from './watch.js';
 import * as doctor from './doctor.js';
 import * as service from './service.js';
+import * as store from './store.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -33,10 +34,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service, store } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en, ...store.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR, ...store.ptBR };
 
 export type MessageKey = keyof typeof en;
 

@@ -21,6 +21,11 @@ export const en = {
   'service.certRefused': 'The server {origin} refused the client certificate {path} ({setting}; subject {subject}; issuer {issuer}) ({code}). Nothing was sent.',
   'service.certClosed': 'The server {origin} closed the connection during the TLS handshake, most likely refusing the client certificate {path} ({setting}; subject {subject}; issuer {issuer}) ({code}). Nothing was sent.',
   'service.certRefusedHint': 'Use the certificate registered with the provider, signed by a CA it trusts; `econsig auth status` shows the one in use.',
+  'service.retryIn': '{what}; retrying in {wait} (attempt {next} of {max})',
+  'service.retryRateLimited': '429 too many requests',
+  'service.retryNotSent': 'no connection to the service ({code}); nothing was sent',
+  'service.dryRunOauth': 'the Authorization header below is a placeholder: an OAuth2 access token is fetched when sending.',
+  'service.dryRunNoToken': 'no token: the Authorization header below is a placeholder (econsig auth login).',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -39,4 +44,9 @@ export const ptBR: Record<keyof typeof en, string> = {
   'service.certRefused': 'O servidor {origin} recusou o certificado de cliente {path} ({setting}; titular {subject}; emissor {issuer}) ({code}). Nada foi enviado.',
   'service.certClosed': 'O servidor {origin} fechou a conexão durante a negociação TLS, muito provavelmente recusando o certificado de cliente {path} ({setting}; titular {subject}; emissor {issuer}) ({code}). Nada foi enviado.',
   'service.certRefusedHint': 'Use o certificado registrado no provedor, assinado por uma CA em que ele confia; `econsig auth status` mostra o que está em uso.',
+  'service.retryIn': '{what}; nova tentativa em {wait} (tentativa {next} de {max})',
+  'service.retryRateLimited': '429 requisições demais',
+  'service.retryNotSent': 'sem conexão com o serviço ({code}); nada foi enviado',
+  'service.dryRunOauth': 'o cabeçalho Authorization abaixo é provisório: um token de acesso OAuth2 é obtido na hora do envio.',
+  'service.dryRunNoToken': 'sem token: o cabeçalho Authorization abaixo é provisório (econsig auth login).',
 };

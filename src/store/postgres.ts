@@ -19,6 +19,8 @@
  * proposals at once is that race); SQLite's whole-database lock would make every desk
  * wait for every other.
  */
+// `said`, not `text`: this file has a helper of that name (a column read as text).
+import { type Text, text as said } from '../i18n/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Client, Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
@@ -143,7 +145,7 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /** What to do about a PostgreSQL failure, by SQLSTATE or system code. */
-function hint(code: string | undefined, location: string): string {
+function hint(code: string | undefined, location: string): Text {
   switch (code) {
     case 'ECONNREFUSED':
     case 'ECONNRESET':
@@ -155,23 +157,23 @@ function hint(code: string | undefined, location: string): string {
     case '57P03':
     case '08006':
     case '08001':
-      return `Check that the database at ${location} is up and reachable from here, then run the command again: nothing unrecorded was sent.`;
+      return said('store.hintDbDown', { location });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `The database host of ${location} is unknown here. Check ECONSIG_DATABASE_URL (or config database-url).`;
+      return said('store.hintDbHost', { location });
     case '28P01':
     case '28000':
-      return 'The database refused the user or password of ECONSIG_DATABASE_URL. Check them with your database administrator.';
+      return said('store.hintDbLogin');
     case '3D000':
-      return 'That database does not exist. Create it (createdb), or fix the name in ECONSIG_DATABASE_URL.';
+      return said('store.hintDbMissing');
     case '42501':
-      return 'The database user lacks a permission econsig needs (create tables on first use; read and write them after).';
+      return said('store.hintDbPermission');
     case '53300':
-      return 'The database has no free connection. Try again, or raise max_connections.';
+      return said('store.hintDbFull');
     case 'NEWER':
-      return 'A newer econsig has migrated this database. Upgrade econsig on this machine to the team\'s version.';
+      return said('store.hintDbNewer');
     default:
-      return `Check the database at ${location}.`;
+      return said('store.hintDbOther', { location });
   }
 }
 
@@ -235,16 +237,16 @@ export class PostgresStore implements Store {
       await store.migrate();
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw store.failure('cannot open the team store', error);
+      throw store.failure(said('store.teamCannotOpen'), error);
     }
     return store;
   }
 
-  private failure(what: string, error: unknown): StorageError {
+  private failure(what: Text, error: unknown): StorageError {
     if (error instanceof StorageError) return error;
     const code = codeOf(error);
     const detail = redactUrlsIn(error instanceof Error ? error.message : String(error), this.url);
-    return new StorageError(this.location, `${what} (${detail})`, code, hint(code, this.location), safeCause(error, this.url));
+    return new StorageError(this.location, said('store.withDetail', { what, detail }), code, hint(code, this.location), safeCause(error, this.url));
   }
 
   /** Runs `work` in a transaction on one connection; a broken connection is not returned to the pool. */
@@ -306,27 +308,27 @@ export class PostgresStore implements Store {
   private newer(version: number): StorageError {
     return new StorageError(
       this.location,
-      `the team store's schema is version ${version}, newer than this econsig knows (${MIGRATIONS.length}); it was left untouched`,
+      said('store.teamNewer', { version, known: MIGRATIONS.length }),
       'NEWER',
       hint('NEWER', this.location),
     );
   }
 
   private async read<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError(this.location, 'the store is closed', undefined, 'This is a bug in econsig.');
+    if (this.closed) throw new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint'));
     try {
       return await work();
     } catch (error) {
-      throw this.failure('cannot read the team store', error);
+      throw this.failure(said('store.teamCannotRead'), error);
     }
   }
 
   private async write<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError(this.location, 'the store is closed', undefined, 'This is a bug in econsig.');
+    if (this.closed) throw new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint'));
     try {
       return await work();
     } catch (error) {
-      throw this.failure('cannot write to the team store', error);
+      throw this.failure(said('store.teamCannotWrite'), error);
     }
   }
 
@@ -403,7 +405,7 @@ export class PostgresStore implements Store {
    * that commit is durable. A failed commit fails every delivery of its batch (each gets 503).
    */
   recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'> {
-    if (this.closed) return Promise.reject(new StorageError(this.location, 'the store is closed', undefined, 'This is a bug in econsig.'));
+    if (this.closed) return Promise.reject(new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint')));
     return new Promise((resolve, reject) => {
       this.deliveries.push({ delivery, resolve, reject });
       this.scheduleDeliveries();

@@ -7,6 +7,7 @@
  * Every method returns a Promise, so an engine that talks over the network fits; every
  * write resolves only once it is durable (the engine's commit, with fsync).
  */
+import { type Text, text } from '../i18n/index.js';
 import { EconsigError, ExitCode } from '../errors.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
@@ -180,8 +181,8 @@ export class StorageError extends EconsigError {
   readonly location: string;
   readonly code: string | undefined;
 
-  constructor(location: string, what: string, code: string | undefined, hint: string, cause?: unknown) {
-    super(`${what}: ${location}${code ? ` (${code})` : ''}`, { exitCode: ExitCode.storage, hint, cause });
+  constructor(location: string, what: Text, code: string | undefined, hint: Text, cause?: unknown) {
+    super(text('store.failed', { what, location, code: code ? ` (${code})` : '' }), { exitCode: ExitCode.storage, hint, cause });
     this.name = 'StorageError';
     this.location = location;
     this.code = code;
@@ -189,23 +190,23 @@ export class StorageError extends EconsigError {
 }
 
 /** What to do about a storage failure, by system cause. */
-export function storageHint(code: string | undefined, location: string): string {
+export function storageHint(code: string | undefined, location: string): Text {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return `Give your user read and write access to ${location} (and its folder), or set ECONSIG_HOME to a folder you own.`;
+      return text('store.hintAccess', { location });
     case 'EROFS':
-      return 'The file system is read-only. Set ECONSIG_HOME to a writable folder.';
+      return text('store.hintReadOnly');
     case 'ENOSPC':
     case 'EDQUOT':
-      return 'The disk is full. Free some space, then run the same command again: nothing unrecorded was sent.';
+      return text('store.hintFull');
     case 'EISDIR':
-      return `Something that is not the database is at ${location}. Move it away, then run the command again.`;
+      return text('store.hintIsDir', { location });
     case 'CORRUPT':
-      return `Move ${location} aside (keep it for inspection) and run the command again: a new store is created.`;
+      return text('store.hintCorrupt', { location });
     case 'BUSY':
-      return 'Another econsig process held the store too long. Run the command again.';
+      return text('store.hintBusy');
     default:
-      return `Check the disk and the permissions of ${location}.`;
+      return text('store.hintOther', { location });
   }
 }

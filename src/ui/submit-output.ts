@@ -70,7 +70,16 @@ export function renderSaved(io: Io, path: string): void {
 /** One line per retry the client makes (429, or a connection that never opened). */
 export function renderRetry(io: Io, info: RetryInfo): void {
   const wait = info.delayMs < 1000 ? `${Math.round(info.delayMs)} ms` : `${(info.delayMs / 1000).toFixed(1)} s`;
-  renderNotice(io, `${info.error.message.replace(/\.$/, '')}; retrying in ${wait} (attempt ${info.attempt + 1} of ${info.maxAttempts})`);
+  const lang = langOfIo(io);
+  // In English the client's own words (they name the target); otherwise the catalogue's.
+  const code = (info.error as { code?: unknown }).code;
+  const what =
+    lang === 'en'
+      ? info.error.message.replace(/\.$/, '')
+      : info.reason === 'rate_limited'
+        ? tr(lang, 'service.retryRateLimited')
+        : tr(lang, 'service.retryNotSent', { code: typeof code === 'string' ? code : info.error.name });
+  renderNotice(io, tr(lang, 'service.retryIn', { what, wait, next: info.attempt + 1, max: info.maxAttempts }));
 }
 
 /** Where the results sheets were written (src/sheets/results.ts). */
