@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { text } from '../i18n/index.js';
 import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { AuthError, ExitCode, InterruptedError, UsageError } from '../errors.js';
@@ -24,7 +25,7 @@ function saveSubmission(path: string, submission: Record<string, unknown>, ctx: 
   try {
     writeFileSync(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`, 'Choose another --save path; nothing was sent.');
+    throw new UsageError(text('submit.cannotSave', { path, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), text('submit.cannotSaveHint'));
   }
   renderSaved(ctx.io, path);
 }
@@ -32,17 +33,17 @@ function saveSubmission(path: string, submission: Record<string, unknown>, ctx: 
 /** The file given with -i (or a sheet's --row), parsed, to pre-fill the wizard. */
 async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFilesOptions): Promise<unknown> {
   if (input.files.length === 0) return undefined;
-  if (input.files.length > 1) throw new UsageError('-i pre-fills from one file at most', 'Pass one --file with -i.');
+  if (input.files.length > 1) throw new UsageError(text('submit.prefillOne'), text('submit.prefillOneHint'));
   const [source] = expandInputs(input.files, options.cwd);
   if (source && isSheetInput(source.file, input.format)) {
-    if (input.row === undefined) throw new UsageError('-i with a sheet needs the row to start from', `e.g. econsig submit -i --file ${source.file} --row 2`);
+    if (input.row === undefined) throw new UsageError(text('submit.prefillRow'), text('submit.prefillRowHint', { file: source.file }));
     const sheets = await import('../flows/sheet-inputs.js');
     return sheets.documentOfRow(source, input.row, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format });
   }
   const loaded = source ? loadSource(source, options.stdin, options.lang) : undefined;
   if (!loaded?.ok) {
-    const why = loaded?.errors.map((e) => e.message).join('; ') ?? 'nothing to read';
-    throw new UsageError(`cannot pre-fill from ${input.files[0]}: ${why}`, 'Fix the file, or run the wizard without it.');
+    const why = loaded?.errors.map((e) => e.message).join('; ') ?? text('submit.nothingToRead');
+    throw new UsageError(text('submit.cannotPrefill', { file: input.files[0] ?? '', why }), text('submit.cannotPrefillHint'));
   }
   return loaded.document;
 }
@@ -94,8 +95,8 @@ export type Send = (reports: FileReport[]) => Promise<{ code: number; results?: 
 export async function submitFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, settings: ResolvedSettings, send: Send): Promise<number> {
   if (!ctx.io.canPrompt) {
     throw new UsageError(
-      'no submission file given, and the wizard needs a terminal',
-      'Pass the file: econsig submit --file proposal.json (or - for stdin).',
+      text('submit.wizardNeedsTerminal'),
+      text('submit.wizardNeedsTerminalHint'),
     );
   }
   const { wizardLang } = await import('../ui/wizard/index.js');

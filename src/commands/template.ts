@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { text } from '../i18n/index.js';
 import { resolve } from 'node:path';
 import type { Context, TemplateInput } from '../cli-inputs.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
@@ -11,7 +12,7 @@ export async function run(input: TemplateInput, ctx: Context): Promise<number> {
   const bytes = await templateBytes(input.format, lang);
   if (input.output === '-') {
     if (input.format === 'xlsx' && ctx.io.stdout.isTTY) {
-      throw new UsageError('an xlsx file is binary and stdout is a terminal', 'Write it to a file: econsig template -o modelo.xlsx (or pipe it).');
+      throw new UsageError(text('template.binaryOnTerminal'), text('template.binaryOnTerminalHint'));
     }
     writeTemplate(ctx.io, bytes);
     return ExitCode.ok;
@@ -21,8 +22,8 @@ export async function run(input: TemplateInput, ctx: Context): Promise<number> {
     writeFileSync(path, bytes, { flag: input.force ? 'w' : 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new UsageError(`${path} already exists`, 'Choose another file with -o, or add --force to overwrite it.');
-    throw new EconsigError(`cannot write ${path} (${code ?? String(error)})`, { exitCode: ExitCode.storage, hint: 'Check the folder and its permissions, or choose another file with -o.', cause: error });
+    if (code === 'EEXIST') throw new UsageError(text('template.exists', { path }), text('template.existsHint'));
+    throw new EconsigError(text('template.cannotWrite', { path, code: code ?? String(error) }), { exitCode: ExitCode.storage, hint: text('template.cannotWriteHint'), cause: error });
   }
   renderTemplateWritten(ctx.io, path, lang);
   return ExitCode.ok;

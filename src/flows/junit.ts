@@ -1,4 +1,5 @@
 /** A JUnit XML report of a submit run (`--report`), one test case per file, for CI. */
+import { text } from '../i18n/index.js';
 import { writeFileSync } from 'node:fs';
 import { EconsigError, ExitCode } from '../errors.js';
 import { isSuccess } from '../domain/outcome.js';
@@ -61,6 +62,6 @@ export function writeJunitReport(path: string, results: readonly SubmitResult[],
   try {
     writeFileSync(path, junitXml(results, options));
   } catch (error) {
-    throw new EconsigError(`cannot write the report ${path}`, { exitCode: ExitCode.storage, hint: 'Choose a --report path in a folder you can write to.', cause: error });
+    throw new EconsigError(text('submit.reportUnwritable', { path }), { exitCode: ExitCode.storage, hint: text('submit.reportUnwritableHint'), cause: error });
   }
 }

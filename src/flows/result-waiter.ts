@@ -4,6 +4,7 @@
  * holds the port, the store it writes to is followed instead. Either way every delivery
  * lands in the store, and a result recorded before the wait began counts too.
  */
+import { text } from '../i18n/index.js';
 import { request } from 'undici';
 import { EconsigError, ExitCode } from '../errors.js';
 import type { Store } from '../store/store.js';
@@ -81,9 +82,9 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       const theirs = await watchStoreAt(options.host, options.port);
       if (theirs === undefined) throw error;
       if (theirs !== options.store.location) {
-        throw new EconsigError(`--wait cannot use ${options.host}:${options.port}: the \`econsig watch\` there writes to ${theirs}, not to this store (${options.store.location})`, {
+        throw new EconsigError(text('submit.waitOtherStore', { address: `${options.host}:${options.port}`, theirs, ours: options.store.location }), {
           exitCode: ExitCode.usage,
-          hint: 'Run submit with the same ECONSIG_HOME as that watch, or give --listen a free port that the sender targets.',
+          hint: text('submit.waitOtherStoreHint'),
         });
       }
       mode = { kind: 'following', url: `http://${hostForUrl(options.host)}:${options.port}${options.path}` };

@@ -3,7 +3,7 @@
  * (in input order, invalid files included). Opens the store, the result waiter (before
  * any POST) and the HTTP client, and closes them however it ends.
  */
-import type { Said } from '../i18n/index.js';
+import { type Said, text } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
@@ -79,9 +79,8 @@ export function checkTarget(baseUrl: string): void {
   try {
     assertSafeTransport(baseUrl);
   } catch (error) {
-    if (error instanceof InsecureTransportError || error instanceof InvalidBaseUrlError) {
-      throw new UsageError(error.message, 'Use an https:// base URL (`econsig config set base-url https://...`); plain http is allowed only to this machine.');
-    }
+    if (error instanceof InsecureTransportError) throw new UsageError(text('submit.insecureTarget', { url: error.baseUrl }), text('submit.unsafeTargetHint'));
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, text('submit.unsafeTargetHint'));
     throw error;
   }
 }
@@ -116,7 +115,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     } catch (error) {
       if (!options.store) await store.close();
       if (error instanceof InvalidTokenError) {
-        throw new AuthError(error.message, `Store a clean token: \`econsig auth login --profile ${options.profile}\`.`);
+        throw new AuthError(text('submit.badToken'), text('submit.badTokenHint', { profile: options.profile }));
       }
       throw error;
     }

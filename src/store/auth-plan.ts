@@ -4,6 +4,7 @@
  * ECONSIG_CLIENT_SECRET is set; else the stored static token. Pure: callers pass env,
  * settings and the stored secret.
  */
+import { text } from '../i18n/index.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { ClientCredentials } from '../service/oauth.js';
 import type { Settings, SettingKey } from './keys.js';
@@ -50,17 +51,14 @@ export function resolveAuthPlan(input: AuthPlanInput): AuthPlan {
     ...(clientId === undefined ? ['auth.client-id (env ECONSIG_CLIENT_ID)'] : []),
   ];
   if (missing.length > 0 || tokenUrl === undefined || clientId === undefined) {
-    throw new UsageError(
-      `Profile "${profile}" uses OAuth2 client credentials but has no ${missing.join(' and no ')}.`,
-      `Run \`${loginCommand(profile)}\`, or set ECONSIG_TOKEN_URL, ECONSIG_CLIENT_ID and ECONSIG_CLIENT_SECRET.`,
-    );
+    // "auth.token-url ... and no auth.client-id ...": the joiner is said in the reader's language.
+    const [first = '', second] = missing;
+    const list = second === undefined ? first : text('submit.oauthMissingTwo', { first, second });
+    throw new UsageError(text('submit.oauthIncomplete', { profile, missing: list }), text('submit.oauthIncompleteHint', { login: loginCommand(profile) }));
   }
   const secret = envSecret ?? input.storedSecret;
   if (secret === undefined) {
-    throw new AuthError(
-      `No client secret for profile "${profile}".`,
-      `Run \`${loginCommand(profile)}\` (it asks for the secret), or set ECONSIG_CLIENT_SECRET.`,
-    );
+    throw new AuthError(text('submit.noClientSecret', { profile }), text('submit.noClientSecretHint', { login: loginCommand(profile) }));
   }
   const settingsSource = input.sources['auth.token-url'] === 'env' || input.sources['auth.client-id'] === 'env' ? 'env' : 'config';
   return {

@@ -4,9 +4,15 @@ import type { Io } from './io.js';
 import { wrapText } from './wrap.js';
 import { createTheme } from './theme.js';
 
-function describeCause(cause: unknown): string | undefined {
+/**
+ * The system's cause of a failure. Its words are the system's (Node's, in English); in
+ * another language only its code is shown (EACCES, ENOSPC...), which the message usually
+ * names already.
+ */
+function describeCause(cause: unknown, lang: Lang): string | undefined {
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && lang !== 'en') return code;
     return typeof code === 'string' ? `${cause.message} (${code})` : cause.message;
   }
   return cause === undefined ? undefined : String(cause);
@@ -25,7 +31,7 @@ export function describeFailure(error: unknown, lang: Lang): { message: string; 
   }
   return {
     message: error.text ? say(lang, error.text) : error.message,
-    cause: describeCause(error.cause),
+    cause: describeCause(error.cause, lang),
     hint: error.hintText ? say(lang, error.hintText) : error.hint,
     code: error.text?.key ?? null,
     exitCode: error.exitCode,

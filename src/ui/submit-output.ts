@@ -64,7 +64,7 @@ export function renderTarget(io: Io, target: { profile: string; baseUrl: string;
 }
 
 export function renderSaved(io: Io, path: string): void {
-  say(io, `${createTheme(io).muted('saved the submission to')} ${path}\n`);
+  say(io, `${createTheme(io).muted(tr(langOfIo(io), 'submit.saved'))} ${path}\n`);
 }
 
 /** One line per retry the client makes (429, or a connection that never opened). */
