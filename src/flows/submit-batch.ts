@@ -24,7 +24,7 @@ import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
 import { StorageError, type Store, type SubmissionRecord } from '../store/store.js';
 import type { ResultWaiter } from './result-waiter.js';
-import { type MessageKey, type Said, say } from '../i18n/index.js';
+import { type MessageKey, type Said, say, text } from '../i18n/index.js';
 
 /**
  * The store failed during the batch (disk full, permissions): some answers are not in it,
