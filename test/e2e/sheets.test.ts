@@ -74,6 +74,21 @@ describe('validate a sheet', () => {
     expect(run.stderr).toContain('linhas vazias ignoradas: 4');
   });
 
+  it('pt-BR: the field rules speak Portuguese too, each message with its row and column (--json --lang pt-BR)', async () => {
+    const run = await runCli(['validate', join(sheets, 'excel-ptbr-cp1252.csv'), '--json', '--lang', 'pt-BR']);
+    expect(run.code).toBe(1);
+    const files = validateJson(run.stdout).files;
+    expect(files.find((f) => f.row === 3)!.errors).toEqual([
+      { path: 'pessoa.documento.uf', column: 'UF do documento', message: expect.stringMatching(/^deve ser um de AC, .*\(recebido "SX"\); você quis dizer SC\?$/) },
+      { path: 'pessoa.endereco.cep', column: 'CEP', message: expect.stringMatching(/^deve ter 8 dígitos, ex\.: "01310100" \(se o Excel apagou zeros à esquerda/) },
+      { path: 'pessoa.email', column: 'E-mail', message: expect.stringMatching(/^não é um e-mail válido/) },
+    ]);
+    expect(files.find((f) => f.row === 2)!.warnings).toContainEqual({ path: 'pessoa.documento.dataDeEmissao', column: 'Data de emissão', message: expect.stringMatching(/^DD\/MM\/AAAA reescrita como AAAA-MM-DD/) });
+    const messages = files.flatMap((f) => [...f.errors, ...f.warnings].map((i) => i.message));
+    expect(messages.length).toBeGreaterThan(5);
+    for (const message of messages) expect(message).not.toMatch(/\b(must|is required|rewritten|stripped|added|removed|did you mean|e\.g\.)\b/);
+  });
+
   it('UTF-8 CSV with BOM and `,`: quoted commas and quotes kept; English labels, paths and an unknown column', async () => {
     const run = await runCli(['submit', join(sheets, 'excel-utf8-bom.csv'), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
     expect(run.code, run.stderr).toBe(0);
