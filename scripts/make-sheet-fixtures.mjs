@@ -11,7 +11,8 @@
 //   soffice --headless --infilter='CSV:59,34,1,1,,1046' --convert-to xlsx excel-ptbr-cp1252.csv
 //   soffice --headless --convert-to 'csv:Text - txt - csv (StarCalc):59,34,1' libreoffice-from-csv.xlsx
 // They are committed as libreoffice-from-csv.xlsx and libreoffice-export-cp1252.csv; the
-// tests never need LibreOffice.
+// tests never need LibreOffice. libreoffice-merged-rows.xlsx is merged-rows.xlsx (below)
+// saved by LibreOffice 7.4 the same way.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 
@@ -91,5 +92,24 @@ const propostas = two.addWorksheet('Propostas');
 propostas.addRow(PT);
 propostas.addRow(ana);
 await two.xlsx.writeFile(new URL('two-sheets.xlsx', out).pathname);
+
+// 5. Merged rows inside the data: section titles merged across every column (rows 3 and 6,
+// with an empty row 5 before the second), and a data row with two of its cells merged
+// (Logradouro over Número, row 8), which stays a row. LibreOffice's own writing of it:
+//   soffice --headless --convert-to xlsx --outdir lo merged-rows.xlsx  →  libreoffice-merged-rows.xlsx
+const merged = new ExcelJS.Workbook();
+const sections = merged.addWorksheet('Propostas');
+sections.getRow(1).values = PT;
+sections.getRow(2).values = maria;
+sections.getRow(3).values = ['Filial Curitiba'];
+sections.mergeCells('A3:V3');
+sections.getRow(4).values = ana;
+sections.getRow(6).values = ['Pendências de março'];
+sections.mergeCells('A6:V6');
+sections.getRow(7).values = joao;
+sections.getRow(8).values = ['PROP-1004', 'Santos', 'CASADO', 'x@example.com', '+5513912345678', 'RG', '123456789', 'SSP', 'SP', '2015-03-21',
+  'Rua do Comércio', '', '', 'Centro', 'Santos', 'SP', '11010000', '', '', '', '', 'x@example.com'];
+sections.mergeCells('K8:L8');
+await merged.xlsx.writeFile(new URL('merged-rows.xlsx', out).pathname);
 
 console.log('fixtures/sheets written');

@@ -415,14 +415,31 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     return { report, rest: before.filter((r) => r.row > chosen.row) };
   };
 
+  // Rows skipped since the last data row: the gaps of empty rows (as ranges) and merged rows.
+  let emptyGaps: string[] = [];
+  let mergedRows: number[] = [];
+  const noteGapBefore = (row: number): void => {
+    // Every row between two read rows is empty (or not stored by Excel, which is the same).
+    if (row > lastRow + 1) emptyGaps.push(row - 1 === lastRow + 1 ? `${lastRow + 1}` : `${lastRow + 1}-${row - 1}`);
+  };
+
   const take = (raw: RawRow): SheetReport | undefined => {
     if (isEmptyRow(raw.cells)) return undefined;
+    noteGapBefore(raw.row);
+    lastRow = raw.row;
+    if (raw.merged) {
+      mergedRows.push(raw.row);
+      return undefined;
+    }
     dataRows += 1;
     const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, options) };
-    // Every row between two data rows is empty (or not stored by Excel, which is the same).
-    // Said on the row after them: the blank rows at the end of a sheet are no news.
-    if (raw.row > lastRow + 1) report.notes = [tr(lang, 'sheet.emptyRows', { rows: raw.row - 1 === lastRow + 1 ? `${lastRow + 1}` : `${lastRow + 1}-${raw.row - 1}` })];
-    lastRow = raw.row;
+    // Said on the next data row: the blank (or merged) rows at the end of a sheet are no news.
+    const notes: string[] = [];
+    if (emptyGaps.length > 0) notes.push(tr(lang, 'sheet.emptyRows', { rows: emptyGaps.join(', ') }));
+    if (mergedRows.length > 0) notes.push(tr(lang, 'sheet.mergedRows', { rows: rowRanges(mergedRows) }));
+    if (notes.length > 0) report.notes = notes;
+    emptyGaps = [];
+    mergedRows = [];
     return report;
   };
 

@@ -13,6 +13,8 @@ export interface RawRow {
   /** The row as the spreadsheet shows it: the header is row 1. */
   row: number;
   cells: unknown[];
+  /** An xlsx row whose filled cells all lie in ranges merged across columns (a title): skipped. */
+  merged?: boolean;
 }
 
 export type SheetProblem =

@@ -5,11 +5,13 @@
  * formulas come as `{formula, result}` with the value Excel last computed.
  *
  * The streaming reader does not report merged cells (exceljs ignores `mergeCell` there):
- * a merged title above the header is found by looking for the header row, and a merged
- * row inside the data reads as a row with one filled cell (docs/spreadsheets.md).
+ * they are read beforehand from the worksheet's part of the zip (xlsx-merges.ts), and a row
+ * whose filled cells all lie in ranges merged across columns is marked `merged`. A merged
+ * title above the header is also found by looking for the header row (docs/spreadsheets.md).
  */
 import type { Readable } from 'node:stream';
 import { type RawRow, SheetReadError } from './csv-reader.js';
+import { type MergedRange, isMergedRow, readMergedRanges } from './xlsx-merges.js';
 
 interface StreamRow {
   number: number;
@@ -75,13 +77,16 @@ async function* readXlsxRowsOnce(input: string | Readable, sheet: string | undef
         continue;
       }
       found = true;
+      // Standard input cannot be read twice: its merged rows read as rows.
+      const merges: MergedRange[] = typeof input === 'string' ? await readMergedRanges(input, worksheet.id) : [];
       rows = worksheet[Symbol.asyncIterator]();
       for (;;) {
         const row = await rows.next();
         if (row.done) break;
         // exceljs gives `values` 1-based (index 0 empty), as a sparse array.
         const values = Array.isArray(row.value.values) ? row.value.values.slice(1) : [];
-        yield { row: row.value.number, cells: values };
+        const merged = merges.length > 0 && isMergedRow(row.value.number, values, merges, isFilled);
+        yield merged ? { row: row.value.number, cells: values, merged } : { row: row.value.number, cells: values };
       }
       rows = undefined;
     }
@@ -93,6 +98,14 @@ async function* readXlsxRowsOnce(input: string | Readable, sheet: string | undef
   }
   if (!found && wanted !== undefined) throw new SheetReadError({ kind: 'no-sheet', name: sheet as string, names: seen });
   if (!found) throw new SheetReadError({ kind: 'bad-xlsx', reason: 'no worksheet' });
+}
+
+const FILLED = /\S/;
+
+/** A cell with something in it (a merged range's other cells are empty). */
+function isFilled(cell: unknown): boolean {
+  if (cell === null || cell === undefined) return false;
+  return typeof cell === 'string' ? FILLED.test(cell) : true;
 }
 
 /**

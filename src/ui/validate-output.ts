@@ -122,7 +122,8 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
       if (report.ok) valid += 1;
       errors += report.errors.length;
       warnings += report.warnings.length;
-      if (report.ok && report.warnings.length === 0) {
+      // A sound row of a sheet with notes (rows skipped before it) is still shown, but for --quiet.
+      if (report.ok && report.warnings.length === 0 && (options.quiet === true || !report.notes?.length)) {
         if (listClean) line(`${t.success('✓')} ${report.file}`);
         return;
       }

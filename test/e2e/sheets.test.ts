@@ -140,6 +140,24 @@ describe('validate a sheet', () => {
     expect(validateJson(run.stdout).files.filter((f) => !f.header).map((f) => [f.row, f.notes])).toEqual([[2, undefined], [400_000, ['empty rows skipped: 3-399999']]]);
   });
 
+  it.each(['merged-rows.xlsx', 'libreoffice-merged-rows.xlsx'])('%s: title rows merged across the columns inside the data are skipped with a note naming them; a data row with two cells merged is still a row', async (name) => {
+    const run = await runCli(['validate', join(sheets, name), '--json']);
+    expect(run.code).toBe(1);
+    const files = validateJson(run.stdout).files;
+    expect(files.map((f) => [f.row, f.ok, f.notes ?? []])).toEqual([
+      [2, true, []],
+      [4, true, ['merged rows (a title?) skipped: 3']],
+      [7, true, ['empty rows skipped: 5', 'merged rows (a title?) skipped: 6']],
+      [8, false, []],
+    ]);
+    // Row 8's Logradouro is merged over its Número: the number is missing, and said so.
+    expect(files.at(-1)!.errors).toEqual([expect.objectContaining({ path: 'pessoa.endereco.numero', column: 'Número' })]);
+    const pt = await runCli(['validate', join(sheets, name)], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(pt.stderr).toContain('linhas mescladas (um título?) ignoradas: 6');
+    const sent = await runCli(['submit', join(sheets, name), '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
+    expect((JSON.parse(sent.stdout) as { requests: Array<{ row: number }> }).requests.map((r) => r.row)).toEqual([2, 4, 7]);
+  });
+
   it('--sheet picks a worksheet by name; an unknown name exits 2 and lists the sheets', async () => {
     const first = await runCli(['validate', join(sheets, 'two-sheets.xlsx')]);
     expect(first.code).toBe(1);
