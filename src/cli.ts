@@ -68,7 +68,7 @@ export function buildProgram(
   program
     .command('validate')
     .description('check submission files locally; sends nothing')
-    .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
+    .argument('[file...]', 'files, folders (every *.json, *.csv and *.xlsx below) or - for stdin')
     .option('--strict', 'warnings count as errors')
     .option('-q, --quiet', 'list only the files with errors or warnings, then the summary')
     .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
@@ -90,7 +90,7 @@ export function buildProgram(
   program
     .command('submit')
     .description('validate and send submissions; no file on a terminal starts the wizard')
-    .argument('[file...]', 'files, folders (every *.json below) or - for stdin')
+    .argument('[file...]', 'files, folders (every *.json, *.csv and *.xlsx below) or - for stdin')
     .option('-f, --file <path>', 'a submission file (may repeat)', collect, [])
     .option('--wait', 'wait for the approval result of each contract')
     .option('--timeout <seconds>', 'how long --wait waits (default 120)', parsePositiveSeconds)

@@ -3,7 +3,8 @@ import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
 import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
 import { StoreIncompleteError, type SubmitResult } from '../flows/submit-batch.js';
-import { type FileReport, reportsExitCode, validateFiles } from '../flows/validate-files.js';
+import { expandInputs } from '../flows/inputs.js';
+import { type FileReport, checkSource, reportsExitCode } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
@@ -59,14 +60,16 @@ export async function run(input: SubmitInput, given: Context): Promise<number> {
     return submitFromWizard(input, ctx, options, settings, send);
   }
   let reports: FileReport[];
-  if (input.files.some((file) => isSheetInput(file, input.format))) {
+  // Folders expanded first: a folder may hold sheets (*.csv, *.xlsx) beside JSON files.
+  const sources = expandInputs(input.files, options.cwd);
+  if (sources.some((source) => isSheetInput(source.file, input.format))) {
     const sheets = await import('../flows/sheet-inputs.js');
-    const read = await sheets.validateInputs(input.files, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
+    const read = await sheets.validateInputs(sources, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
     sending.notices = read.notices;
     sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);
   } else {
-    reports = validateFiles(input.files, options);
+    reports = sources.map((source) => checkSource(source, options));
   }
   return (await sendReports(sending, reports)).code;
 }

@@ -1,6 +1,6 @@
 /**
  * Turning the paths an operator typed into submission documents: files, `-` for stdin,
- * folders (every *.json below, sorted). Reads are synchronous on purpose: readFileSync is
+ * folders (every *.json, *.csv and *.xlsx below, sorted). Reads are synchronous on purpose: readFileSync is
  * four times faster than fs/promises for thousands of small files (docs/performance.md).
  */
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
@@ -42,7 +42,7 @@ export function expandInputs(paths: readonly string[], cwd: string): Source[] {
       sources.push({ file: path, absolute });
       continue;
     }
-    const found = listJsonFiles(absolute);
+    const found = listInputFiles(absolute);
     if (found.length === 0) {
       sources.push({ file: path, absolute, problem: { key: 'input.emptyFolder', values: { path } } });
       continue;
@@ -61,10 +61,10 @@ function prefixOf(folder: string): string {
   return join(folder, 'x').slice(0, -1);
 }
 
-/** Paths relative to `folder` of every *.json file below it, sorted. */
-function listJsonFiles(folder: string): string[] {
+/** Paths relative to `folder` of every input file below it (JSON and sheets), sorted. */
+function listInputFiles(folder: string): string[] {
   const files: string[] = [];
-  collectJsonFiles(folder, '', files);
+  collectInputFiles(folder, '', files);
   return files.sort();
 }
 
@@ -73,23 +73,31 @@ function listJsonFiles(folder: string): string[] {
  * not on Node 20, so the same command listed different files (and a link cycle could never
  * end). This goes into folders, never into links to folders, on every version.
  */
-function collectJsonFiles(dir: string, relative: string, files: string[]): void {
+function collectInputFiles(dir: string, relative: string, files: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const name = entry.name;
     if (entry.isDirectory()) {
-      collectJsonFiles(join(dir, name), `${relative}${name}/`, files);
+      collectInputFiles(join(dir, name), `${relative}${name}/`, files);
       continue;
     }
-    if (!isJsonName(name)) continue;
+    if (!isInputName(name)) continue;
     // A link to a file counts; a link to anything else (or a dangling one) does not.
     if (!entry.isFile() && !(entry.isSymbolicLink() && isFileBehindLink(join(dir, name)))) continue;
     files.push(relative + name);
   }
 }
 
-/** `*.json` in any case (`A.JSON` too), without a lower-cased copy of every name. */
-function isJsonName(name: string): boolean {
-  return name.endsWith('.json') || name.slice(-5).toLowerCase() === '.json';
+/**
+ * `*.json`, `*.csv` and `*.xlsx` in any case (`A.JSON` too), without a lower-cased copy of
+ * every name. Not the files a run leaves beside a sheet (`<name>.resultados.csv|xlsx` and
+ * its `.resultados.parcial.csv`), nor the lock file Excel keeps beside an open workbook
+ * (`~$planilha.xlsx`): they are no submissions.
+ */
+function isInputName(name: string): boolean {
+  if (name.endsWith('.json') || name.slice(-5).toLowerCase() === '.json') return true;
+  const lower = name.toLowerCase();
+  if (!lower.endsWith('.csv') && !lower.endsWith('.xlsx')) return false;
+  return !name.startsWith('~$') && !lower.includes('.resultados.');
 }
 
 function isFileBehindLink(path: string): boolean {

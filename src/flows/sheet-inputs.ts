@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
 import { tr } from '../i18n/index.js';
-import { type Source, type StdinReader, expandInputs } from './inputs.js';
+import type { Source, StdinReader } from './inputs.js';
 import { type FileReport, checkSource } from './validate-files.js';
 
 export type { SheetReport } from '../sheets/check-sheet.js';
@@ -48,13 +48,13 @@ export interface SheetInput {
  * header with problems becomes a failed report of the file.
  */
 export async function validateInputs(
-  paths: readonly string[],
+  sources: readonly Source[],
   options: SheetInputOptions & { cwd: string },
 ): Promise<{ reports: FileReport[]; notices: FileReport[]; sheets: SheetInput[] }> {
   const reports: FileReport[] = [];
   const notices: FileReport[] = [];
   const sheets: SheetInput[] = [];
-  for (const source of expandInputs(paths, options.cwd)) {
+  for (const source of sources) {
     const format = sheetFormatOf(source.file, options.format);
     if (format === undefined) {
       reports.push(checkSource(source, { ...options, stdin: options.stdin as StdinReader }));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { binPath, repoRoot, runCli } from './run-cli.js';
-import { cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
+import { bankOnly, cliEnv, freePort, parseSubmitJson, startCountedSandbox, useScratch } from './submit-harness.js';
 
 const scratch = useScratch();
 const sheets = join(repoRoot, 'fixtures', 'sheets');
@@ -250,10 +250,15 @@ describe('submit a sheet', () => {
 
 /** A `;` CSV of `count` bank-only rows for the catalogue's PROP-2001... (accepted by the sandbox). */
 function batchCsv(path: string, count: number): void {
+  writeFileSync(path, `${batchCsvLines(count).join('\r\n')}\r\n`);
+}
+
+/** The header line and `count` rows of batchCsv. */
+function batchCsvLines(count: number): string[] {
   const header = 'Id da proposta;Naturalidade;Estado civil;E-mail;Telefone;Tipo de documento;Número do documento;Órgão expedidor;UF do documento;Data de emissão;Logradouro;Número;Bairro;Cidade;UF;CEP;Código do banco;Agência;Conta;Tipo de conta';
   const rows = Array.from({ length: count }, (_, i) =>
     `PROP-${2001 + i};Recife;CASADO;w${i}@example.com;+5581987654321;RG;1234567${i};SSP;PE;2015-03-21;Rua da Aurora;${i + 1};Boa Vista;Recife;PE;50050000;341;0123;12345-6;CORRENTE`);
-  writeFileSync(path, `${[header, ...rows].join('\r\n')}\r\n`);
+  return [header, ...rows];
 }
 
 /** Start the binary, and SIGKILL or SIGINT it once `ready` says so (polled every 50 ms). */
@@ -308,6 +313,45 @@ describe('results written as the batch goes', () => {
     expect(outcomes[0]).toBe('accepted');
     expect(outcomes.at(-1)).toBe('skipped');
     expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
+  });
+});
+
+describe('a folder', () => {
+  it('validate and submit take its sheets (*.csv, *.xlsx, below it too) beside its JSON files, not the results files of a run nor Excel\'s lock files', async () => {
+    const folder = join(scratch.dir, 'lote');
+    mkdirSync(join(folder, 'filial'), { recursive: true });
+    writeFileSync(join(folder, 'a-proposta.json'), JSON.stringify(bankOnly('PROP-2010')));
+    batchCsv(join(folder, 'marco.csv'), 3);
+    // The xlsx: two rows of the same batch, as PROP-2004 and PROP-2005 (marco.csv has 2001..2003).
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Propostas');
+    const [header, ...rows] = batchCsvLines(2);
+    sheet.addRow(header!.split(';'));
+    rows.forEach((line, i) => sheet.addRow(line.replace(/^PROP-\d+/, `PROP-${2004 + i}`).split(';')));
+    await workbook.xlsx.writeFile(join(folder, 'filial', 'abril.xlsx'));
+    // What a run (or Excel) leaves beside the sheets.
+    writeFileSync(join(folder, 'marco.resultados.csv'), 'Id da proposta;idContrato;outcome\r\nPROP-9;x;accepted\r\n');
+    writeFileSync(join(folder, 'marco.resultados.parcial.csv'), 'Id da proposta;idContrato\r\n');
+    writeFileSync(join(folder, '~$abril.xlsx'), 'Excel lock file');
+    writeFileSync(join(folder, 'notas.txt'), 'not a submission');
+    const entries = (doc: { files: RowEntry[] }): Array<[string, number | undefined]> =>
+      doc.files.filter((f) => !f.header).map((f) => [f.file.slice(folder.length + 1), f.row]);
+    const expected = [['a-proposta.json', undefined], ['filial/abril.xlsx', 2], ['filial/abril.xlsx', 3], ['marco.csv', 2], ['marco.csv', 3], ['marco.csv', 4]];
+
+    const checked = await runCli(['validate', folder, '--json']);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(entries(validateJson(checked.stdout))).toEqual(expected);
+
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const run = await runCli(['submit', folder, '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(0);
+    const results = parseSubmitJson(run.stdout).results as unknown as Array<{ file: string; row?: number; outcome: string }>;
+    expect(results.map((r) => [r.file.slice(folder.length + 1), r.row, r.outcome])).toEqual(expected.map(([file, row]) => [file, row, 'accepted']));
+    expect(sbx.requests()).toBe(6);
+    expect(linesOf(join(folder, 'marco.resultados.csv'))).toHaveLength(4);
+    expect(existsSync(join(folder, 'filial', 'abril.resultados.xlsx'))).toBe(true);
+    // Run again over the folder: the results just written are not read as submissions.
+    expect(entries(validateJson((await runCli(['validate', folder, '--json'])).stdout))).toEqual(expected);
   });
 });
 

@@ -78,7 +78,7 @@ describe('econsig validate (built binary)', () => {
     writeFileSync(join(dir, 'huge.json'), Buffer.alloc(2 * 1024 * 1024, 0x20));
     const cases: Array<[string[], number, RegExp]> = [
       [['validate', join(dir, 'missing.json')], 2, /does not exist/],
-      [['validate', join(dir, 'empty-folder')], 2, /has no \*\.json files/],
+      [['validate', join(dir, 'empty-folder')], 2, /has no \*\.json, \*\.csv or \*\.xlsx files/],
       [['validate', join(dir, 'huge.json')], 2, /at most 1 MiB/],
       [['validate', 'fixtures/invalid/not-json.json'], 1, /not valid JSON at line 4, column 1/],
       [['validate'], 2, /no file to validate/],

@@ -20,6 +20,15 @@ beforeAll(() => {
     'batch/notes.txt': 'not a submission',
     'batch/nested/readme.md': '# no',
     'no-json/readme.txt': 'nothing here',
+    'sheets/planilha.csv': 'a;b',
+    'sheets/Lote.XLSX': 'zip',
+    'sheets/lote.xlsx': 'zip',
+    'sheets/planilha.resultados.csv': 'results',
+    'sheets/planilha.resultados.parcial.csv': 'results so far',
+    'sheets/lote.resultados.xlsx': 'results',
+    'sheets/~$lote.xlsx': 'Excel lock file',
+    'sheets/old.xls': 'not read',
+    'sheets/one.json': '{}',
     'single.json': '{"n": "single"}',
     'bom.json': '\ufeff{"n": "bom"}',
     'empty.json': '',
@@ -42,6 +51,14 @@ describe('expandInputs', () => {
       join('batch', 'nested', 'c.json'),
       join('batch', 'nested', 'deeper', 'd.JSON'),
       join('batch', 'z.json'),
+    ]));
+
+  it('a folder gives its sheets too (*.csv, *.xlsx in any case), but not the results files of a run nor Excel\'s lock files', () =>
+    expect(expandInputs(['sheets'], root).map((s) => s.file)).toEqual([
+      join('sheets', 'Lote.XLSX'),
+      join('sheets', 'lote.xlsx'),
+      join('sheets', 'one.json'),
+      join('sheets', 'planilha.csv'),
     ]));
 
   it('keeps the order of the paths given; only folders are sorted', () =>
@@ -70,8 +87,8 @@ describe('expandInputs', () => {
   });
 
   it.each([
-    ['no-json', /folder no-json has no \*\.json files/],
-    ['empty-folder', /folder empty-folder has no \*\.json files/],
+    ['no-json', /folder no-json has no \*\.json, \*\.csv or \*\.xlsx files/],
+    ['empty-folder', /folder empty-folder has no \*\.json, \*\.csv or \*\.xlsx files/],
     ['missing.json', /missing\.json does not exist/],
     ['batch/missing', /batch\/missing does not exist/],
   ])('%s → a problem that loads as exit 2', (path, message) => {
