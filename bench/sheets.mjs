@@ -23,7 +23,7 @@ function rowOf(i) {
     if (fault === 1) row[15] = 'XX';
     if (fault === 2) row[3] = 'pessoa@';
     if (fault === 3) row[9] = '2024-02-30';
-    if (fault === 4) row[2] = 'CASADA';
+    if (fault === 4) row[2] = 'NOIVO';
   }
   return row;
 }

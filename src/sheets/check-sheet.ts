@@ -352,6 +352,8 @@ function describeReadError(error: unknown, source: Source, lang: Lang): { messag
     switch (p.kind) {
       case 'not-utf8':
         return { message: tr(lang, 'sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.invalid };
+      case 'quote-not-closed':
+        return { message: tr(lang, 'sheet.badCsv', { line: p.line, reason: tr(lang, 'sheet.quoteNotClosed', { line: p.line }) }), exitCode: ExitCode.invalid };
       case 'bad-csv':
         return { message: tr(lang, 'sheet.badCsv', { line: p.line, reason: p.reason }), exitCode: ExitCode.invalid };
       case 'bad-xlsx':

@@ -2,12 +2,12 @@
  * CSV as Excel in Brazil writes it: `;` (the Brazilian Excel default, since `,` is the
  * decimal mark), `,` or tab; UTF-8 with or without a byte order mark, or Windows-1252
  * ("CSV (separado por vírgulas)" in a Portuguese Excel); CRLF; quoted fields with
- * separators, quotes and line breaks inside. Streamed: one record at a time, so memory does
- * not grow with the file. csv-split.ts does the quoting rules; this file detects the
- * encoding and the separator, from the first 64 KiB.
+ * separators, quotes and line breaks inside. Streamed: one chunk at a time, so memory does
+ * not grow with the file. csv-parse does the quoting rules; this file detects the encoding
+ * and the separator, from the first 64 KiB.
  */
 import { TextDecoder } from 'node:util';
-import { CsvQuoteError, CsvSplitter } from './csv-split.js';
+import { CsvError, type Parser, parse } from 'csv-parse';
 
 export interface RawRow {
   /** The row as the spreadsheet shows it: the header is row 1. */
@@ -19,6 +19,7 @@ export interface RawRow {
 
 export type SheetProblem =
   | { kind: 'not-utf8' }
+  | { kind: 'quote-not-closed'; line: number }
   | { kind: 'bad-csv'; line: number; reason: string }
   | { kind: 'bad-xlsx'; reason: string }
   | { kind: 'no-sheet'; name: string; names: string[] };
@@ -117,24 +118,61 @@ async function* decode(chunks: AsyncIterable<Buffer | string>, onEncoding: (enco
 /**
  * The records of a CSV, each with its row number (the first record is row 1). Records are
  * given as they are, empty ones included: the caller decides what an empty row means.
+ * csv-parse's streaming parser, fed one decoded chunk at a time and read empty before the
+ * next, so memory holds a chunk's records at most.
  */
 export async function* readCsvRows(chunks: AsyncIterable<Buffer | string>, onEncoding: (encoding: CsvEncoding, delimiter: string) => void = () => undefined): AsyncGenerator<RawRow> {
   let row = 0;
   let encoding: CsvEncoding = 'utf-8';
-  let splitter: CsvSplitter | undefined;
-  try {
-    for await (const text of decode(chunks, (found) => (encoding = found), () => row + 1)) {
-      if (splitter === undefined) {
-        // The separator comes from the first decoded text (64 KiB, or the whole file when smaller).
-        const delimiter = detectDelimiter(text);
-        onEncoding(encoding, delimiter);
-        splitter = new CsvSplitter(delimiter);
-      }
-      for (const cells of splitter.push(text, false)) yield { row: ++row, cells };
+  let parser: Parser | undefined;
+  /** The file's line where the next record starts (a quote never closed is named by it). */
+  let line = 1;
+  const records = function* (from: Parser): Generator<RawRow> {
+    for (let read = from.read() as Parsed | null; read !== null; read = from.read() as Parsed | null) {
+      line = read.info.lines + 1;
+      yield { row: ++row, cells: read.record };
     }
-    if (splitter !== undefined) for (const cells of splitter.push('', true)) yield { row: ++row, cells };
-  } catch (error) {
-    if (error instanceof CsvQuoteError) throw new SheetReadError({ kind: 'bad-csv', line: error.line, reason: error.message }, row + 1);
-    throw error;
+    if (from.errored) throw readError(from.errored, line, row);
+  };
+  for await (const text of decode(chunks, (found) => (encoding = found), () => row + 1)) {
+    if (parser === undefined) {
+      // The separator comes from the first decoded text (64 KiB, or the whole file when smaller).
+      const delimiter = detectDelimiter(text);
+      onEncoding(encoding, delimiter);
+      parser = parse({
+        delimiter,
+        // As Excel reads: a quote inside an unquoted field is text; a line may end in CRLF, LF or CR.
+        relax_quotes: true,
+        relax_column_count: true,
+        record_delimiter: ['\r\n', '\n', '\r'],
+        info: true,
+      });
+      // Errors are read from `errored` after each write; this keeps the stream's own 'error' event quiet.
+      parser.on('error', () => undefined);
+    }
+    parser.write(text);
+    yield* records(parser);
   }
+  if (parser === undefined) return;
+  // The end may hold a last record (no final line end) or the error of a quote never closed.
+  parser.end();
+  try {
+    for await (const read of parser as AsyncIterable<Parsed>) {
+      line = read.info.lines + 1;
+      yield { row: ++row, cells: read.record };
+    }
+  } catch (error) {
+    throw readError(error, line, row);
+  }
+}
+
+interface Parsed {
+  record: string[];
+  info: { lines: number };
+}
+
+function readError(error: unknown, line: number, row: number): unknown {
+  if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED') return new SheetReadError({ kind: 'quote-not-closed', line }, row + 1);
+  if (error instanceof CsvError) return new SheetReadError({ kind: 'bad-csv', line, reason: error.message }, row + 1);
+  return error;
 }

@@ -158,6 +158,20 @@ describe('validate a sheet', () => {
     expect((JSON.parse(sent.stdout) as { requests: Array<{ row: number }> }).requests.map((r) => r.row)).toEqual([2, 4, 7]);
   });
 
+  it('a quote never closed: the rows before it are checked, then an error naming the line its record starts on (people\'s language)', async () => {
+    const path = join(scratch.dir, 'aspas.csv');
+    const [header, good] = batchCsvLines(1);
+    writeFileSync(path, `${header}\r\n${good}\r\n"PROP-2002;Recife\r\nsegue\r\n`);
+    const run = await runCli(['validate', path, '--json']);
+    expect(run.code).toBe(1);
+    expect(validateJson(run.stdout).files.map((f) => [f.row, f.ok, f.errors.map((e) => e.message)])).toEqual([
+      [2, true, []],
+      [3, false, ['the CSV cannot be read at line 3 of the file: a quoted field that starts on line 3 is never closed']],
+    ]);
+    const pt = await runCli(['validate', path], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(pt.stderr).toContain('linha 3\n    erro    (arquivo): o CSV não pode ser lido na linha 3 do arquivo: um campo entre aspas que começa na linha 3 nunca é fechado');
+  });
+
   it('--sheet picks a worksheet by name; an unknown name exits 2 and lists the sheets', async () => {
     const first = await runCli(['validate', join(sheets, 'two-sheets.xlsx')]);
     expect(first.code).toBe(1);

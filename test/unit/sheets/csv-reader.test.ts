@@ -54,7 +54,40 @@ describe('readCsvRows', () => {
     await expect(rows(Buffer.concat([start, Buffer.from([0xe3, 0x0a])]), 4096)).rejects.toMatchObject({ problem: { kind: 'not-utf8' } });
   });
 
-  it('an unclosed quote is an error naming the line', async () => {
-    await expect(rows(Buffer.from('a;b\n"x;y\n'))).rejects.toMatchObject({ problem: { kind: 'bad-csv' } });
+  it('an unclosed quote is an error naming the line where its record starts, and the row', async () => {
+    await expect(rows(Buffer.from('a;b\n1;"2\nx"\n"x;y\nz\n'))).rejects.toMatchObject({ problem: { kind: 'quote-not-closed', line: 4 }, row: 3 });
+  });
+
+  const cases: Array<[string, string, string[][]]> = [
+    ['plain, CRLF', 'a;b\r\n1;2\r\n', [['a', 'b'], ['1', '2']]],
+    ['LF and no final line end', 'a;b\n1;2', [['a', 'b'], ['1', '2']]],
+    ['CR alone', 'a;b\r1;2\r', [['a', 'b'], ['1', '2']]],
+    ['line ends mixed', 'a;b\r\n1;2\n3;4\r5;6\r\n', [['a', 'b'], ['1', '2'], ['3', '4'], ['5', '6']]],
+    ['empty fields and a trailing separator', ';x;\r\n;;\r\n', [['', 'x', ''], ['', '', '']]],
+    ['quoted separator, quote and line break', '"a;b";"say ""hi""";"1\r\n2"\r\n', [['a;b', 'say "hi"', '1\r\n2']]],
+    ['empty quoted field', '"";x\n', [['', 'x']]],
+    ['a quote inside an unquoted field is text', 'polegada 5";x\n', [['polegada 5"', 'x']]],
+    ['an empty line is a record of one empty field', 'a\n\nb\n', [['a'], [''], ['b']]],
+  ];
+
+  it.each(cases)('%s', async (_name, text, expected) => {
+    expect((await rows(Buffer.from(text))).map((r) => r.cells)).toEqual(expected);
+  });
+
+  it('a file of many chunks (past the 64 KiB sample): records cut anywhere by a chunk come whole, rows counted', async () => {
+    const record = (i: number): string => `PROP-${i};"Apto ${i}; bloco ""B""\r\nfundos";${'x'.repeat(i % 50)}`;
+    const text = `Id;Complemento;Nota\r\n${Array.from({ length: 3000 }, (_, i) => record(i)).join('\r\n')}\r\n`;
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024);
+    for (const chunk of [1000, 4093]) {
+      const result = await rows(Buffer.from(text), chunk);
+      expect(result).toHaveLength(3001);
+      expect(result[2999]).toEqual({ row: 3000, cells: ['PROP-2998', 'Apto 2998; bloco "B"\r\nfundos', 'x'.repeat(2998 % 50)] });
+      expect(result[3000]!.row).toBe(3001);
+    }
+  });
+
+  it('a tab-separated file and a comma-separated one', async () => {
+    expect((await rows(Buffer.from('a\tb\n"x\ty"\tz\n'))).map((r) => r.cells)).toEqual([['a', 'b'], ['x\ty', 'z']]);
+    expect((await rows(Buffer.from('a,b\n"1,5",2\n'))).map((r) => r.cells)).toEqual([['a', 'b'], ['1,5', '2']]);
   });
 });
