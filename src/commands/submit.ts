@@ -19,7 +19,7 @@ import {
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
-import { langOf, submissions, tr } from '../i18n/index.js';
+import { langOf, say, submissions, tr } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
@@ -115,7 +115,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const { openAuthSession, unauthorizedHint } = await import('../flows/auth-session.js');
   const session = openAuthSession({ settings, env: ctx.env });
   ctx.defer(() => session.close());
-  for (const warning of session.tls?.warnings ?? []) renderNotice(io, warning);
+  for (const warning of session.tls?.warnings ?? []) renderNotice(io, say(io.lang ?? 'en', warning));
   checkTarget(baseUrl);
   renderInvalidFiles(io, [...notices, ...reports]);
   if (openResults) sheetResults = await openResults();

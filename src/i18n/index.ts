@@ -26,6 +26,7 @@ import * as doctor from './doctor.js';
 import * as service from './service.js';
 import * as store from './store.js';
 import * as submit from './submit.js';
+import * as tls from './tls.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -35,10 +36,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service, store, submit } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service, store, submit, tls } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en, ...store.en, ...submit.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR, ...store.ptBR, ...submit.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en, ...store.en, ...submit.en, ...tls.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR, ...store.ptBR, ...submit.ptBR, ...tls.ptBR };
 
 export type MessageKey = keyof typeof en;
 

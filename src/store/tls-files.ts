@@ -3,6 +3,7 @@
  * `tls.cert` + `tls.key` (PEM) or `tls.pfx` (PKCS#12, passphrase from ECONSIG_TLS_PASSPHRASE),
  * and `tls.ca`, read once per run and handed to undici's `connect` options.
  */
+import { type Text, text } from '../i18n/index.js';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { TLSSocket, createSecureContext, rootCertificates } from 'node:tls';
@@ -35,7 +36,7 @@ export interface TlsMaterial {
   certificate: ClientCertificateInfo | undefined;
   caPath: string | undefined;
   /** Key or bundle files that group or others can read. */
-  warnings: string[];
+  warnings: Text[];
 }
 
 type TlsSettings = Pick<Settings, 'tls.cert' | 'tls.key' | 'tls.pfx' | 'tls.ca'>;
@@ -44,20 +45,21 @@ function origin(key: SettingKey, sources: Partial<Record<SettingKey, SettingSour
   return sources[key] === 'env' ? env : key;
 }
 
+/** `what`: the setting or variable that names the file (tls.cert, ECONSIG_TLS_KEY...). */
 function readSettingFile(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`Cannot read ${what} ${path}: ${code}.`, `Check the path (\`econsig config get ${what.split(' ')[0]}\`) and that you may read the file.`);
+    throw new UsageError(text('tls.cannotRead', { what, path, code }), text('tls.cannotReadHint', { setting: what }));
   }
 }
 
-function warnIfShared(path: string, what: string, warnings: string[]): void {
+function warnIfShared(path: string, what: string, warnings: Text[]): void {
   try {
     const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0) {
-      warnings.push(`${what} ${path} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`);
+      warnings.push(text('tls.shared', { what, path, mode: mode.toString(8).padStart(4, '0') }));
     }
   } catch {
     // Unreadable files are reported when read.
@@ -99,38 +101,38 @@ export function loadTlsMaterial(
   const keyName = origin('tls.key', sources, 'ECONSIG_TLS_KEY');
   const pfxName = origin('tls.pfx', sources, 'ECONSIG_TLS_PFX');
   if (pfxPath && (certPath || keyPath)) {
-    throw new UsageError(`Both ${pfxName} and ${certPath ? certName : keyName} are set.`, 'Use either tls.pfx (PKCS#12) or tls.cert with tls.key, not both: `econsig config unset ...`.');
+    throw new UsageError(text('tls.pfxAndPem', { pfx: pfxName, other: certPath ? certName : keyName }), text('tls.pfxAndPemHint'));
   }
   if ((certPath === undefined) !== (keyPath === undefined)) {
     const [given, missing] = certPath ? [certName, 'tls.key (env ECONSIG_TLS_KEY)'] : [keyName, 'tls.cert (env ECONSIG_TLS_CERT)'];
-    throw new UsageError(`${given} is set but ${missing} is not.`, 'A client certificate needs its private key: set both, e.g. `econsig config set tls.key /path/client.key`.');
+    throw new UsageError(text('tls.halfPair', { given, missing }), text('tls.halfPairHint'));
   }
-  const warnings: string[] = [];
+  const warnings: Text[] = [];
   const connect: TlsConnectOptions = {};
   let certificate: ClientCertificateInfo | undefined;
 
   if (certPath && keyPath) {
-    connect.cert = readSettingFile(certPath, `${certName} file`);
-    connect.key = readSettingFile(keyPath, `${keyName} file`);
+    connect.cert = readSettingFile(certPath, certName);
+    connect.key = readSettingFile(keyPath, keyName);
     warnIfShared(keyPath, keyName, warnings);
     let x509: X509Certificate;
     try {
       x509 = new X509Certificate(connect.cert);
     } catch {
-      throw new UsageError(`${certName} ${certPath} is not a PEM certificate.`, 'Give the client certificate in PEM form (-----BEGIN CERTIFICATE-----).');
+      throw new UsageError(text('tls.notPem', { setting: certName, path: certPath }), text('tls.notPemHint'));
     }
     certificate = describeCertificate(x509, certPath, certName);
     try {
       createSecureContext({ cert: connect.cert, key: connect.key });
     } catch (error) {
       throw new UsageError(
-        `${certName} ${certPath} and ${keyName} ${keyPath} cannot be used together: ${(error as Error).message}.`,
-        'Check that the key is the PEM private key of that certificate, without a passphrase.',
+        text('tls.pairMismatch', { certSetting: certName, certPath, keySetting: keyName, keyPath, reason: (error as Error).message }),
+        text('tls.pairMismatchHint'),
       );
     }
   }
   if (pfxPath) {
-    connect.pfx = readSettingFile(pfxPath, `${pfxName} file`);
+    connect.pfx = readSettingFile(pfxPath, pfxName);
     warnIfShared(pfxPath, pfxName, warnings);
     const passphrase = env.ECONSIG_TLS_PASSPHRASE;
     if (passphrase !== undefined) connect.passphrase = passphrase;
@@ -143,19 +145,19 @@ export function loadTlsMaterial(
       socket.destroy();
     } catch (error) {
       throw new AuthError(
-        `Cannot open the PKCS#12 bundle ${pfxPath} (${pfxName}): ${(error as Error).message}.`,
-        passphrase === undefined ? 'Set its passphrase in ECONSIG_TLS_PASSPHRASE.' : 'Check ECONSIG_TLS_PASSPHRASE: it does not open this bundle.',
+        text('tls.pfxUnopened', { path: pfxPath, setting: pfxName, reason: (error as Error).message }),
+        text(passphrase === undefined ? 'tls.pfxNoPassphraseHint' : 'tls.pfxWrongPassphraseHint'),
       );
     }
     if (raw) certificate = describeCertificate(new X509Certificate(raw), pfxPath, pfxName);
   }
   if (caPath) {
     const caName = origin('tls.ca', sources, 'ECONSIG_TLS_CA');
-    const bundle = readSettingFile(caPath, `${caName} file`);
+    const bundle = readSettingFile(caPath, caName);
     try {
       new X509Certificate(bundle);
     } catch {
-      throw new UsageError(`${caName} ${caPath} is not a PEM certificate bundle.`, 'Give the CA certificate(s) in PEM form.');
+      throw new UsageError(text('tls.caNotPem', { setting: caName, path: caPath }), text('tls.caNotPemHint'));
     }
     // tls.ca adds to the system's trust; Node's `ca` alone would replace it.
     connect.ca = [...rootCertificates, bundle];
@@ -168,19 +170,9 @@ export function loadTlsMaterial(
  * refused here rather than by the server after a handshake. Pure.
  */
 export function checkCertificateDates(info: ClientCertificateInfo, now: Date): AuthError | undefined {
-  const dates = `valid from ${info.validFrom.toISOString()} to ${info.validTo.toISOString()}`;
-  if (now.getTime() > info.validTo.getTime()) {
-    return new AuthError(
-      `The client certificate ${info.path} (${info.setting}, ${info.subject}) has expired: ${dates}. Nothing was sent.`,
-      'Get a renewed certificate from the provider and point tls.cert/tls.key (or tls.pfx) at it.',
-    );
-  }
-  if (now.getTime() < info.validFrom.getTime()) {
-    return new AuthError(
-      `The client certificate ${info.path} (${info.setting}, ${info.subject}) is not valid yet: ${dates}. Nothing was sent.`,
-      'Check this machine\'s clock, or wait until the certificate\'s start date.',
-    );
-  }
+  const values = { path: info.path, setting: info.setting, subject: info.subject, from: info.validFrom.toISOString(), to: info.validTo.toISOString() };
+  if (now.getTime() > info.validTo.getTime()) return new AuthError(text('tls.expired', values), text('tls.expiredHint'));
+  if (now.getTime() < info.validFrom.getTime()) return new AuthError(text('tls.notYetValid', values), text('tls.notYetValidHint'));
   return undefined;
 }
 

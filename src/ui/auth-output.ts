@@ -55,7 +55,7 @@ export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
       ...(a.clientCredentials ? { clientCredentials: a.clientCredentials } : {}),
       certificate: a.certificate,
       ca: a.caPath,
-      warnings: a.warnings,
+      warnings: a.warnings.map((w) => say(lang, w)),
       problem: a.problem
         ? { message: problemText(lang, a.problem).message, hint: problemText(lang, a.problem).hint ?? null, exitCode: a.problem.exitCode, ...(a.problem.text ? { code: a.problem.text.key } : {}) }
         : null,

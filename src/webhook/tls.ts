@@ -4,6 +4,7 @@
  * start, so a wrong path or a key of another certificate is a usage error then, not a
  * handshake failure at the first delivery.
  */
+import { text } from '../i18n/index.js';
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
@@ -11,14 +12,15 @@ import { UsageError } from '../errors.js';
 export async function readServerTls(certPath: string | undefined, keyPath: string | undefined): Promise<{ cert: Buffer; key: Buffer } | undefined> {
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
-    throw new UsageError(`--${certPath === undefined ? 'tls-key' : 'tls-cert'} needs --${certPath === undefined ? 'tls-cert' : 'tls-key'} too.`, 'Give both: --tls-cert cert.pem --tls-key key.pem.');
+    const [given, missing] = certPath === undefined ? ['--tls-key', '--tls-cert'] : ['--tls-cert', '--tls-key'];
+    throw new UsageError(text('tls.needsBoth', { given, missing }), text('tls.needsBothHint'));
   }
   const read = async (path: string, flag: string): Promise<Buffer> => {
     try {
       return await readFile(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`Cannot read ${flag} ${path}${code ? ` (${code})` : ''}.`, `Check the path and that this user may read it.`, error);
+      throw new UsageError(text('tls.serverCannotRead', { flag, path, code: code ? ` (${code})` : '' }), text('tls.serverCannotReadHint'), error);
     }
   };
   const cert = await read(certPath, '--tls-cert');
@@ -27,7 +29,7 @@ export async function readServerTls(certPath: string | undefined, keyPath: strin
     createSecureContext({ cert, key });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`--tls-cert ${certPath} and --tls-key ${keyPath} cannot be used together: ${reason}.`, 'Both must be PEM files, the key the one of that certificate (unencrypted).', error);
+    throw new UsageError(text('tls.serverMismatch', { cert: certPath, key: keyPath, reason }), text('tls.serverMismatchHint'), error);
   }
   return { cert, key };
 }

@@ -44,7 +44,7 @@ describe('loadTlsMaterial', () => {
     copyFileSync(certs.clientKey, key);
     chmodSync(key, 0o640);
     const tls = loadTlsMaterial({ ...none, 'tls.cert': certs.clientCert, 'tls.key': key }, { 'tls.key': 'env' }, {});
-    expect(tls?.warnings).toEqual([`ECONSIG_TLS_KEY ${key} can be read by other users (mode 0640); run: chmod 600 ${key}`]);
+    expect(tls?.warnings.map((w) => w.en)).toEqual([`ECONSIG_TLS_KEY ${key} can be read by other users (mode 0640); run: chmod 600 ${key}`]);
   });
 });
 
