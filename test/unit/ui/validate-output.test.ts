@@ -5,14 +5,14 @@ import type { FileReport } from '../../../src/flows/validate-files.js';
 import { createIo } from '../../../src/ui/io.js';
 import { createValidationOutput } from '../../../src/ui/validate-output.js';
 
-function capture(json: boolean) {
+function capture(json: boolean, lang: 'pt-BR' | 'en' = 'en') {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => err.push(c));
-  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json });
+  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json, lang });
   return { io, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8') };
 }
 
@@ -76,5 +76,29 @@ describe('validate output, written as the reports come', () => {
     expect(lines.filter((l) => l.includes('warning pessoa.naturalidade')).length).toBe(warned);
     expect(lines.at(-1)).toBe(`3000 files: ${3000 - invalid} valid, ${invalid} invalid (${errors} errors, ${warned} warnings)`);
     expect(c.stdout()).toBe('');
+  });
+
+  it.each([
+    [1, 1, 0, 0, '1 arquivo: 1 válido, 0 inválidos (0 erros, 0 avisos)'],
+    [2, 1, 1, 1, '2 arquivos: 1 válido, 1 inválido (1 erro, 1 aviso)'],
+    [3, 0, 3, 2, '3 arquivos: 0 válidos, 3 inválidos (3 erros, 2 avisos)'],
+  ])('in Portuguese, %i file(s), %i valid: the summary agrees in number', async (total, valid, errors, warnings, summary) => {
+    const c = capture(false, 'pt-BR');
+    const output = createValidationOutput(c.io, { strict: false, total });
+    for (let i = 0; i < total; i++) {
+      const ok = i < valid;
+      output.add({
+        file: `p${i}.json`,
+        ok,
+        errors: ok ? [] : [{ path: 'pessoa.endereco.cep', message: 'deve ter 8 dígitos' }],
+        warnings: i < warnings ? [{ path: 'pessoa.nome', message: 'espaços removidos' }] : [],
+        exitCode: ok ? ExitCode.ok : ExitCode.invalid,
+      });
+    }
+    output.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toBe(total - valid);
+    expect(c.stderr().trimEnd().split('\n').at(-1)).toBe(summary);
+    if (total > valid) expect(c.stderr()).toContain('    erro    pessoa.endereco.cep: deve ter 8 dígitos');
   });
 });
