@@ -122,12 +122,12 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           return;
         }
         case 'rejected': {
-          const text = say('watch.rejected', { webhookId: e.webhookId ? say('watch.webhookId', { id: e.webhookId }) : '', message: e.message });
+          const text = say('watch.rejected', { webhookId: e.webhookId ? say('watch.webhookId', { id: e.webhookId }) : '', message: ownWords(lang, `watch.reason_${e.reason}`, e.message) });
           log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
           return;
         }
         case 'invalid': {
-          const text = say('watch.invalid', { status: e.httpStatus, message: e.message });
+          const text = say('watch.invalid', { status: e.httpStatus, message: ownWords(lang, `watch.invalid_${e.httpStatus}`, e.message) });
           log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
           return;
         }
@@ -180,8 +180,8 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     stopped(stats) {
       const extra = [
         stats.duplicates ? plural(stats.duplicates, 'watch.duplicateOne', 'watch.duplicateMany') : null,
-        stats.rejected ? say('watch.rejectedCount', { n: stats.rejected }) : null,
-        stats.invalid ? say('watch.invalidCount', { n: stats.invalid }) : null,
+        stats.rejected ? plural(stats.rejected, 'watch.rejectedOne', 'watch.rejectedMany') : null,
+        stats.invalid ? plural(stats.invalid, 'watch.invalidOne', 'watch.invalidMany') : null,
       ].filter(Boolean);
       const text = say('watch.stopped', { deliveries: plural(stats.received, 'watch.deliveryOne', 'watch.deliveryMany'), extra: extra.length ? ` (${extra.join(', ')})` : '' });
       log('info', text, text, { event: 'stopped', ...stats });
@@ -193,4 +193,9 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
 function outcomeText(lang: Lang, outcome: string, status: string): string {
   const key = `watch.outcome_${outcome}`;
   return isMessageKey(key) ? tr(lang, key, { status }) : outcome;
+}
+
+/** The receiver's own (English) words in English; in another language, the catalogue's text for that reason. */
+function ownWords(lang: Lang, key: string, english: string): string {
+  return lang !== 'en' && isMessageKey(key) ? tr(lang, key) : english;
 }
