@@ -2,6 +2,8 @@
  * ECONSIG_HOME: the one folder for settings, token and store (docs/cli-contract.md
  * "Environment"). It holds a bearer token, so it is kept 0700 (docs/peer-clis.md §2.4).
  */
+import { text } from '../i18n/index.js';
+import { StorageError, storageHint } from './store.js';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -38,8 +40,14 @@ export function homePaths(home: string): HomePaths {
  * (as stripe-cli PR #226 does for old files). A folder we do not own is left alone.
  */
 export async function ensureHome(home: string): Promise<void> {
-  await mkdir(home, { recursive: true, mode: HOME_MODE });
-  await tightenMode(home, HOME_MODE);
+  try {
+    await mkdir(home, { recursive: true, mode: HOME_MODE });
+    await tightenMode(home, HOME_MODE);
+  } catch (error) {
+    // Exit 74 naming the folder (a file where the home should be, no permission), not a bug's 70.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StorageError(home, text('store.cannotUseHome'), code, storageHint(code, home), error);
+  }
 }
 
 /** chmod `path` to `mode` when it grants anything to group or others; no-op when missing. */

@@ -202,6 +202,9 @@ export function storageHint(code: string | undefined, location: string): Text {
       return text('store.hintFull');
     case 'EISDIR':
       return text('store.hintIsDir', { location });
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return text('store.hintNotDir', { location });
     case 'CORRUPT':
       return text('store.hintCorrupt', { location });
     case 'BUSY':

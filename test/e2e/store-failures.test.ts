@@ -166,3 +166,14 @@ describe('import of an old journal.jsonl', () => {
     expect((JSON.parse(again.stdout) as { entries: unknown[] }).entries).toHaveLength(1);
   });
 });
+
+describe('ECONSIG_HOME that is not a folder', () => {
+  it.each([['config', 'set', 'concurrency', '3'], ['history'], ['submit', 'fixtures/valid/bank-only.json']])('%s: exit 74 naming the home and what to do, not a bug (70)', async (...args) => {
+    const file = join(scratch.dir, 'home-is-a-file');
+    writeFileSync(file, '');
+    const run = await runCli(args, { env: { ECONSIG_HOME: file, ECONSIG_TOKEN: 'x' } });
+    expect(run.code, run.stderr).toBe(74);
+    expect(run.stderr).toContain(`cannot create or use the econsig home folder: ${file} (EEXIST)`);
+    expect(run.stderr).toContain('is a file, not a folder. Set ECONSIG_HOME to a folder');
+  });
+});
