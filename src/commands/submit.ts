@@ -67,7 +67,7 @@ export async function run(input: SubmitInput, given: Context): Promise<number> {
     const read = await sheets.validateInputs(sources, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
     sending.notices = read.notices;
-    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd);
+    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd, langOf(input.lang, ctx.env));
   } else {
     reports = sources.map((source) => checkSource(source, options));
   }

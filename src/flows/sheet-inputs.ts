@@ -6,7 +6,7 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
-import { tr } from '../i18n/index.js';
+import { text, tr } from '../i18n/index.js';
 import type { Source, StdinReader } from './inputs.js';
 import { type FileReport, checkSource } from './validate-files.js';
 
@@ -76,7 +76,7 @@ export async function validateInputs(
       reports.push(report);
     }
     if (options.row !== undefined && !reports.some((r) => r.file === source.file && r.row === options.row)) {
-      throw new UsageError(`--row ${options.row}: ${source.file} has no data row ${options.row}`, 'Name a row as the spreadsheet shows it (the header is row 1).');
+      throw new UsageError(text('sheet.noDataRow', { row: options.row, file: source.file }), text('sheet.noDataRowHint'));
     }
   }
   return { reports, notices, sheets };
@@ -93,6 +93,6 @@ export async function documentOfRow(source: Source, row: number, options: SheetI
     if (entry.row === row && entry.document) return entry.document;
     if (!entry.ok && (entry.header || entry.row === undefined)) problems.push(...entry.errors.map((e) => e.message));
   }
-  if (problems.length > 0) throw new UsageError(`cannot pre-fill from ${source.file}: ${problems.join('; ')}`, 'Fix the sheet, or run the wizard without it.');
-  throw new UsageError(`--row ${row}: ${source.file} has no data row ${row}`, 'Name a row as the spreadsheet shows it (the header is row 1).');
+  if (problems.length > 0) throw new UsageError(text('sheet.cannotPrefill', { file: source.file, problems: problems.join('; ') }), text('sheet.cannotPrefillHint'));
+  throw new UsageError(text('sheet.noDataRow', { row, file: source.file }), text('sheet.noDataRowHint'));
 }

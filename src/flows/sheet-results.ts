@@ -3,6 +3,7 @@
  * row's final result as the batch goes, finished with the whole run's results.
  */
 import { UsageError } from '../errors.js';
+import { type Lang, text } from '../i18n/index.js';
 import { type ResultsWriter, openResults, resultsPath } from '../sheets/results.js';
 import type { SheetInput } from './sheet-inputs.js';
 import type { BatchProgress, SubmitResult } from './submit-batch.js';
@@ -15,18 +16,14 @@ export interface SheetResults {
   finish(results: readonly SubmitResult[]): Promise<string[]>;
 }
 
-export function openSheetResults(sheets: readonly SheetInput[], reports: readonly FileReport[], flag: string | undefined, cwd: string): SheetResults {
-  if (flag !== undefined && sheets.length > 1) {
-    throw new UsageError('--results names one file, and more than one sheet was given', 'Send one sheet at a time with --results, or leave --results out: each sheet gets <name>.resultados.<ext> beside it.');
-  }
-  if (flag !== undefined && !/\.(csv|xlsx)$/i.test(flag)) {
-    throw new UsageError(`--results ${flag}: the results file must end in .csv or .xlsx`, 'e.g. --results resultados.xlsx');
-  }
+export function openSheetResults(sheets: readonly SheetInput[], reports: readonly FileReport[], flag: string | undefined, cwd: string, lang: Lang): SheetResults {
+  if (flag !== undefined && sheets.length > 1) throw new UsageError(text('sheet.resultsOneFile'), text('sheet.resultsOneFileHint'));
+  if (flag !== undefined && !/\.(csv|xlsx)$/i.test(flag)) throw new UsageError(text('sheet.resultsExtension', { flag }), text('sheet.resultsExtensionHint'));
   const writers = new Map<string, ResultsWriter>();
   for (const sheet of sheets) {
     const rows = reports.filter((r) => r.file === sheet.file && r.row !== undefined && !r.header);
     if (rows.length === 0) continue;
-    writers.set(sheet.file, openResults(sheet, rows, resultsPath(sheet, flag, cwd)));
+    writers.set(sheet.file, openResults(sheet, rows, resultsPath(sheet, flag, cwd), lang));
   }
   const add = (result: SubmitResult): void => {
     if (result.row !== undefined) writers.get(result.file)?.add(result);

@@ -32,6 +32,17 @@ export const en = {
   'sheet.oldFormat': '{ext} files are not read: save it as .xlsx or CSV',
   'sheet.stdinTty': 'standard input is a terminal; pipe a file into it, e.g. cat sheet.csv | econsig validate - --format csv',
   'sheet.templateWritten': 'template written to {path}',
+  'sheet.notRun': 'not sent: the run ended first',
+  'sheet.cannotWriteResults': 'cannot write the results file {path} ({code})',
+  'sheet.cannotWriteResultsHint': 'Check the folder and its permissions, or choose another file with --results. The results are also in `econsig history`.',
+  'sheet.resultsOneFile': '--results names one file, and more than one sheet was given',
+  'sheet.resultsOneFileHint': 'Send one sheet at a time with --results, or leave --results out: each sheet gets <name>.resultados.<ext> beside it.',
+  'sheet.resultsExtension': '--results {flag}: the results file must end in .csv or .xlsx',
+  'sheet.resultsExtensionHint': 'e.g. --results resultados.xlsx',
+  'sheet.noDataRow': '--row {row}: {file} has no data row {row}',
+  'sheet.noDataRowHint': 'Name a row as the spreadsheet shows it (the header is row 1).',
+  'sheet.cannotPrefill': 'cannot pre-fill from {file}: {problems}',
+  'sheet.cannotPrefillHint': 'Fix the sheet, or run the wizard without it.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -63,4 +74,14 @@ export const ptBR: Record<keyof typeof en, string> = {
   'sheet.oldFormat': 'arquivos {ext} não são lidos: salve como .xlsx ou CSV',
   'sheet.stdinTty': 'a entrada padrão é um terminal; envie um arquivo por ela, ex.: cat planilha.csv | econsig validate - --format csv',
   'sheet.templateWritten': 'modelo escrito em {path}',
-};
+  'sheet.notRun': 'não enviada: a execução terminou antes',
+  'sheet.cannotWriteResults': 'não foi possível gravar o arquivo de resultados {path} ({code})',
+  'sheet.cannotWriteResultsHint': 'Confira a pasta e as permissões, ou escolha outro arquivo com --results. Os resultados também estão em `econsig history`.',
+  'sheet.resultsOneFile': '--results indica um arquivo, e foi dada mais de uma planilha',
+  'sheet.resultsOneFileHint': 'Envie uma planilha por vez com --results, ou deixe --results de fora: cada planilha ganha <nome>.resultados.<ext> ao lado.',
+  'sheet.resultsExtension': '--results {flag}: o arquivo de resultados deve terminar em .csv ou .xlsx',
+  'sheet.resultsExtensionHint': 'ex.: --results resultados.xlsx',
+  'sheet.noDataRow': '--row {row}: {file} não tem a linha de dados {row}',
+  'sheet.noDataRowHint': 'Indique a linha como a planilha a mostra (o cabeçalho é a linha 1).',
+  'sheet.cannotPrefill': 'não é possível preencher a partir de {file}: {problems}',
+  'sheet.cannotPrefillHint': 'Corrija a planilha, ou use o assistente sem ela.',};

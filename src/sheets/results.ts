@@ -12,6 +12,7 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
+import { type Lang, say, text, tr } from '../i18n/index.js';
 import type { SubmitResult } from '../flows/submit-batch.js';
 import type { FileReport } from '../flows/validate-files.js';
 import type { SheetFormat } from './kind.js';
@@ -33,13 +34,13 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
   return join(dirname(sheet.absolute), `${basename(sheet.absolute, ext)}.resultados${ext.toLowerCase()}`);
 }
 
-/** The five result cells of a row. */
-export function resultCells(result: SubmitResult): string[] {
+/** The five result cells of a row; what happened in `lang` (the local errors already are). */
+export function resultCells(result: SubmitResult, lang: Lang): string[] {
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
     erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${e.message}`).join('; ');
   }
-  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = result.message;
+  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = result.said ? say(lang, result.said) : result.message;
   const approval = result.result ? [result.result.status ?? result.result.outcome, result.result.reason].filter(Boolean).join(': ') : '';
   return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
 }
@@ -55,11 +56,7 @@ function csvLine(cells: readonly string[]): string {
 
 function cannotWrite(path: string, error: unknown): EconsigError {
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new EconsigError(`cannot write the results file ${path} (${code})`, {
-    exitCode: ExitCode.storage,
-    hint: 'Check the folder and its permissions, or choose another file with --results. The results are also in `econsig history`.',
-    cause: error,
-  });
+  return new EconsigError(text('sheet.cannotWriteResults', { path, code }), { exitCode: ExitCode.storage, hint: text('sheet.cannotWriteResultsHint'), cause: error });
 }
 
 export interface ResultsWriter {
@@ -73,7 +70,7 @@ export interface ResultsWriter {
  * Open the results of one sheet: `rows` are its data rows' reports (with cells), in order.
  * Invalid rows are final at once; the others as their results come.
  */
-export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], path: string): ResultsWriter {
+export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], path: string, lang: Lang): ResultsWriter {
   const xlsx = extname(path).toLowerCase() === '.xlsx';
   // The file written as the batch goes: the target itself for CSV, a partial CSV for xlsx.
   const live = xlsx ? path.replace(/\.xlsx$/i, '.parcial.csv') : path;
@@ -93,7 +90,7 @@ export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], pa
   }
   const flush = (): void => {
     while (written < rows.length && done[written] !== undefined) {
-      const line = csvLine([...original(rows[written] as FileReport), ...resultCells(done[written] as SubmitResult)]);
+      const line = csvLine([...original(rows[written] as FileReport), ...resultCells(done[written] as SubmitResult, lang)]);
       try {
         if (fd !== undefined) writeSync(fd, line);
       } catch {
@@ -120,7 +117,7 @@ export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], pa
         closeSync(fd);
         fd = undefined;
       }
-      const table = rows.map((report, index) => [...original(report), ...resultCells(done[index] ?? notRun(report))]);
+      const table = rows.map((report, index) => [...original(report), ...resultCells(done[index] ?? notRun(report), lang)]);
       try {
         if (xlsx) {
           const { writeResultsXlsx } = await import('./xlsx-writer.js');
@@ -155,7 +152,8 @@ function notRun(report: FileReport): SubmitResult {
     idContrato: null,
     erros: [],
     result: null,
-    message: 'not sent: the run ended first',
+    message: tr('en', 'sheet.notRun'),
+    said: { key: 'sheet.notRun' },
     exitCode: ExitCode.ok,
     warnings: [],
     errors: [],

@@ -297,6 +297,21 @@ function runUntil(args: string[], env: Record<string, string | undefined>, ready
 const linesOf = (path: string): string[] => (existsSync(path) ? readFileSync(path, 'utf8').replace(/^\ufeff/, '').split('\r\n').filter(Boolean) : []);
 
 describe('results written as the batch goes', () => {
+  it('pt-BR: the results sheet says in Portuguese why a row was not sent (the local errors already are)', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const input = join(scratch.dir, 'lote-pt.csv');
+    const [header, first, second] = batchCsvLines(2);
+    // Row 4: PROP-2001 again, with another address number: not sent.
+    writeFileSync(input, `${[header, first, second, first!.replace(';Rua da Aurora;1;', ';Rua da Aurora;99;')].join('\r\n')}\r\n`);
+    const run = await runCli(['submit', input], { env: { ...cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), LANG: 'pt_BR.UTF-8' } });
+    expect(run.code, run.stderr).toBe(5);
+    const rows = linesOf(join(scratch.dir, 'lote-pt.resultados.csv')).slice(1);
+    expect(rows.map((line) => line.split(';').at(-4))).toEqual(['accepted', 'accepted', 'skipped']);
+    expect(rows[2]).toContain('não enviada: a proposta PROP-2001 também está em');
+    expect(sbx.requests()).toBe(2);
+  });
+
+
   it('a crash (SIGKILL) leaves the rows done so far, in order; an xlsx target keeps its partial CSV', async () => {
     const sbx = await startCountedSandbox({ delayMs: 60_000, latencyMs: 300 });
     const input = join(scratch.dir, 'lote.csv');
