@@ -3,7 +3,7 @@
  * Loaded only when one is written.
  */
 import { UFS } from '../domain/brazil.js';
-import { type Lang, choiceLabel } from '../i18n/index.js';
+import { type Lang, type MessageKey, choiceLabel, tr } from '../i18n/index.js';
 import { CHOICE_FIELDS, allowedChoices } from './choices.js';
 import { SHEET_COLUMNS, type SheetColumn, columnLabel } from './columns.js';
 import { loadExcelJs } from './xlsx-reader.js';
@@ -55,26 +55,6 @@ export async function writeResultsXlsx(path: string, header: readonly string[], 
   await workbook.commit();
 }
 
-const TEMPLATE_WORDS = {
-  'pt-BR': {
-    sheet: 'Propostas',
-    help: 'Instruções',
-    helpHeader: ['Coluna', 'Campo (caminho)', 'Obrigatório', 'O que é', 'Exemplo', 'Valores permitidos'],
-    yes: 'sim',
-    no: 'não',
-    payout: 'Chave Pix ou dados bancários',
-    note: 'Uma linha por envio. Cabeçalhos: estes rótulos, os caminhos (pessoa.endereco.cep) ou os rótulos em inglês. Colunas de texto: os zeros à esquerda ficam.',
-  },
-  en: {
-    sheet: 'Submissions',
-    help: 'Instructions',
-    helpHeader: ['Column', 'Field (path)', 'Required', 'What it is', 'Example', 'Allowed values'],
-    yes: 'yes',
-    no: 'no',
-    payout: 'Pix key or bank data',
-    note: 'One row per submission. Headers: these labels, the paths (pessoa.endereco.cep) or the Portuguese labels. Text columns: leading zeros stay.',
-  },
-} as const;
 
 /**
  * The values of a column's drop-down list: the labels of a coded field in `lang` (what the
@@ -91,10 +71,9 @@ const TEMPLATE_ROWS = 1000;
 /** The template workbook: the headers, text-formatted columns, lists where a field has allowed values; a second sheet explains each column. */
 export async function templateXlsx(lang: Lang): Promise<Buffer> {
   const ExcelJS = await loadExcelJs();
-  const words = TEMPLATE_WORDS[lang];
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'econsig';
-  const sheet = workbook.addWorksheet(words.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet(tr(lang, 'sheet.templateSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
   const labels = SHEET_COLUMNS.map((c) => columnLabel(c, lang));
   sheet.columns = SHEET_COLUMNS.map((c, i) => ({ width: Math.max(12, (labels[i] as string).length + 4, ...[c.example, ...dropDownValues(c, lang)].map((v) => v.length + 2)), style: { numFmt: '@' } }));
   const top = sheet.addRow(labels);
@@ -110,17 +89,18 @@ export async function templateXlsx(lang: Lang): Promise<Buffer> {
     }
   });
 
-  const help = workbook.addWorksheet(words.help, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const help = workbook.addWorksheet(tr(lang, 'sheet.templateHelpSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
   help.columns = [{ width: 24 }, { width: 34 }, { width: 12 }, { width: 60 }, { width: 22 }, { width: 60 }];
-  help.addRow([...words.helpHeader]).font = { bold: true };
+  const helpHeader = ['sheet.templateColumn', 'sheet.templatePath', 'sheet.templateRequired', 'sheet.templateWhat', 'sheet.templateExample', 'sheet.templateAllowed'] as const;
+  help.addRow(helpHeader.map((key) => tr(lang, key))).font = { bold: true };
   for (const column of SHEET_COLUMNS) {
-    const required = column.required ? words.yes : column.path.startsWith('contaBancaria.') ? words.payout : words.no;
+    const required = tr(lang, column.required ? 'sheet.templateYes' : column.path.startsWith('contaBancaria.') ? 'sheet.templatePayout' : 'sheet.templateNo');
     const coded = column.path in CHOICE_FIELDS;
     const allowed = coded ? allowedChoices(column.path, lang) : column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
     const example = coded ? choiceLabel(lang, column.example) : column.example;
-    help.addRow([columnLabel(column, lang), column.path, required, lang === 'pt-BR' ? column.ptHelp : column.enHelp, example, allowed]);
+    help.addRow([columnLabel(column, lang), column.path, required, tr(lang, `sheet.help.${column.path}` as MessageKey), example, allowed]);
   }
   help.addRow([]);
-  help.addRow([words.note]);
+  help.addRow([tr(lang, 'sheet.templateNote')]);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fieldSchemas } from '../../../src/domain/submission.js';
 import { SHEET_COLUMNS, columnOfHeader, foldHeader } from '../../../src/sheets/columns.js';
 import { cellText, mapHeader } from '../../../src/sheets/check-sheet.js';
+import { isMessageKey } from '../../../src/i18n/index.js';
 
 const column = (path: string) => SHEET_COLUMNS.find((c) => c.path === path)!;
 
@@ -79,5 +80,11 @@ describe('cellText', () => {
   it('a formula without a cached value and an error cell are errors', () => {
     expect(cellText({ formula: 'A1' }, column('pessoa.endereco.cidade'), 'en').error).toMatch(/no computed value/);
     expect(cellText({ error: '#N/A' }, column('pessoa.endereco.cidade'), 'en').error).toBe('the cell holds the error #N/A');
+  });
+});
+
+describe('the template explains every column', () => {
+  it.each(SHEET_COLUMNS.map((c) => c.path))('%s has its explanation in the catalogue (sheet.help.<path>)', (path) => {
+    expect(isMessageKey(`sheet.help.${path}`)).toBe(true);
   });
 });
