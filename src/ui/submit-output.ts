@@ -251,5 +251,5 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
     const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
     io.stdout.write(`# ${entryLabel(item)}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
   }
-  say(io, `${t.muted(`dry run: ${requests.length} request${requests.length === 1 ? '' : 's'} shown, nothing sent`)}\n`);
+  say(io, `${t.muted(tr(langOfIo(io), requests.length === 1 ? 'submit.dryRunOne' : 'submit.dryRunMany', { n: requests.length }))}\n`);
 }
