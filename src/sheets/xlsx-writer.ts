@@ -36,6 +36,20 @@ function widthOf(values: readonly string[]): number {
  */
 export async function writeResultsXlsx(path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
   const ExcelJS = await loadExcelJs();
+  // exceljs's zip writer (archiver 5, archiver-utils 2) calls the deprecated `new Buffer()`.
+  // Node says nothing of it inside node_modules, but bundled, it printed a DeprecationWarning
+  // on the clerk's terminal. Quiet while the workbook is written (documented in util.deprecate;
+  // archiver-utils 3, which fixed it, does not work under archiver 5).
+  const quiet = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    await writeRows(ExcelJS, path, header, rows, originalWidth);
+  } finally {
+    process.noDeprecation = quiet;
+  }
+}
+
+async function writeRows(ExcelJS: typeof import('exceljs'), path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
   // Widths from the first 200 rows: enough to size the columns, no second pass over all.
@@ -54,7 +68,6 @@ export async function writeResultsXlsx(path: string, header: readonly string[], 
   sheet.commit();
   await workbook.commit();
 }
-
 
 /**
  * The values of a column's drop-down list: the labels of a coded field in `lang` (what the

@@ -222,6 +222,9 @@ describe('submit a sheet', () => {
 
     const out = join(scratch.dir, 'numeric-cells.resultados.xlsx');
     expect(run.stderr).toContain(`results written to ${out}`);
+    // exceljs's zip writer (archiver-utils 2) called the deprecated Buffer(): Node printed a
+    // DeprecationWarning on the clerk's terminal (bundled code is not "inside node_modules").
+    expect(run.stderr).not.toContain('DeprecationWarning');
     expect(existsSync(join(scratch.dir, 'numeric-cells.resultados.parcial.csv'))).toBe(false);
     const sheet = (await readXlsx(out)).worksheets[0]!;
     const header = sheet.getRow(1).values as unknown[];
