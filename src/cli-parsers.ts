@@ -80,6 +80,12 @@ export function parseHostPort(value: string): { host: string; port: number } {
   return { host, port };
 }
 
+/** --lang: Portuguese (pt, pt-BR, pt_BR.UTF-8...) or English (en, en-US...); anything else is a slip. */
+export function parseLang(value: string): string {
+  if (!/^(pt|en)([-_.@].*)?$/i.test(value)) throw new InvalidArgumentError(tr('en', 'cli.expectLang'));
+  return value;
+}
+
 export function parseUrl(value: string): string {
   let url: URL;
   try {

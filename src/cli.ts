@@ -6,7 +6,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
-import { parseHost, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { packageVersion } from './package-files.js';
 
 export type * from './cli-inputs.js';
@@ -37,7 +37,7 @@ export function buildProgram(
     .option('--json', 'machine-readable output: one JSON document on stdout')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--verbose', 'show more detail, and stack traces of errors')
-    .option('--lang <locale>', 'language of messages: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG); help stays English')
+    .addOption(new Option('--lang <locale>', 'language of messages: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG); help stays English').argParser(parseLang))
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)
     .addHelpText(

@@ -101,7 +101,9 @@ function langFlag(argv: string[]): string | undefined {
   const at = argv.findIndex((arg) => arg === '--lang' || arg.startsWith('--lang='));
   if (at < 0) return undefined;
   const arg = argv[at] as string;
-  return arg.includes('=') ? arg.slice('--lang='.length) : argv[at + 1];
+  const value = arg.includes('=') ? arg.slice('--lang='.length) : argv[at + 1];
+  // A value --lang refuses (its own usage error) leaves the locale to decide.
+  return value !== undefined && /^(pt|en)/i.test(value) ? value : undefined;
 }
 
 const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);

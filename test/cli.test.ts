@@ -96,6 +96,8 @@ describe('argv to typed input', () => {
     [['history', '--limit', '5', '--proposal', 'PROP-1'], 'history', { limit: 5, proposal: 'PROP-1', contract: undefined }],
     [['schema'], 'schema', {}],
     [['validate', 'p.xlsx', '--sheet', 'Propostas', '--lang', 'pt-BR'], 'validate', { files: ['p.xlsx'], strict: false, sheet: 'Propostas', lang: 'pt-BR' }],
+    // --lang is global: before the command too.
+    [['--lang', 'pt-BR', 'validate', 'p.json'], 'validate', { files: ['p.json'], strict: false, lang: 'pt-BR' }],
     [['validate', '-', '--format', 'csv'], 'validate', { files: ['-'], strict: false, format: 'csv' }],
     [['submit', 'p.csv', '--results', 'r.xlsx', '--row', '7'], 'submit', { ...submitDefaults, files: ['p.csv'], results: 'r.xlsx', row: 7 }],
     [['submit', '-', '--format', 'xlsx', '--sheet', 'Lote'], 'submit', { ...submitDefaults, files: ['-'], format: 'xlsx', sheet: 'Lote' }],
@@ -132,6 +134,8 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['validate', '-', '--format', 'ods']],
     [['submit', 'p.csv', '--row', '0']],
     [['template', '--format', 'xls']],
+    [['--lang', 'fr', 'validate', 'x']],
+    [['validate', 'x', '--lang', 'português']],
     [['nonsense']],
   ])('%j', async (argv) => {
     const error = await parseError(argv);

@@ -30,6 +30,7 @@ export const en = {
   'cli.expectHostPort': 'expected host:port, e.g. 127.0.0.1:4020, or a port.',
   'cli.expectUrl': 'expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.',
   'cli.expectHttpUrl': 'expected an http:// or https:// URL.',
+  'cli.expectLang': 'expected pt-BR or en.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -58,4 +59,5 @@ export const ptBR: Record<keyof typeof en, string> = {
   'cli.expectHostPort': 'informe host:porta, por exemplo 127.0.0.1:4020, ou só a porta.',
   'cli.expectUrl': 'informe uma URL http(s) completa, por exemplo http://127.0.0.1:4020/webhook.',
   'cli.expectHttpUrl': 'informe uma URL http:// ou https://.',
+  'cli.expectLang': 'informe pt-BR ou en.',
 };

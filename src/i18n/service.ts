@@ -7,7 +7,6 @@
  */
 export const en = {
   'service.insecureTokenUrl': 'Refusing to send the client secret over plain http to {url}: use https://, or http:// only to this machine (127.0.0.0/8, ::1, localhost).',
-  'service.badTokenUrl': '{message}',
   'service.tokenUrlHint': 'Use an https:// auth.token-url; plain http is allowed only to this machine.',
   'service.tokenRefused': 'The token endpoint refused the client credentials of profile "{profile}": {reason}. Nothing was sent.',
   'service.tokenRefusedClientHint': 'Check the client id and secret: `econsig auth login --client-credentials ...` stores new ones; ECONSIG_CLIENT_SECRET overrides the stored one.',
@@ -30,7 +29,6 @@ export const en = {
 
 export const ptBR: Record<keyof typeof en, string> = {
   'service.insecureTokenUrl': 'O segredo do cliente não será enviado por http simples para {url}: use https://, ou http:// só para esta máquina (127.0.0.0/8, ::1, localhost).',
-  'service.badTokenUrl': '{message}',
   'service.tokenUrlHint': 'Use uma auth.token-url https://; http simples só é permitido para esta máquina.',
   'service.tokenRefused': 'O emissor de tokens recusou as credenciais de cliente do perfil "{profile}": {reason}. Nada foi enviado.',
   'service.tokenRefusedClientHint': 'Confira o client id e o segredo: `econsig auth login --client-credentials ...` guarda novos; ECONSIG_CLIENT_SECRET prevalece sobre o guardado.',

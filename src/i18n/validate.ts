@@ -26,8 +26,6 @@ export const en = {
   'validate.warningOne': '1 warning',
   'validate.warningMany': '{n} warnings',
   'validate.strictCounted': ', counted as errors with --strict',
-  'validate.valid': 'valid',
-  'validate.invalid': 'invalid',
   // JSON.parse's own reasons (V8), said in the reader's language (flows/inputs.ts JSON_REASONS; the rest of reading a file is area input)
   'validate.json.afterValue': "Expected ',' or '}' after property value",
   'validate.json.propertyName': 'Expected double-quoted property name',
@@ -64,8 +62,6 @@ export const ptBR: Record<keyof typeof en, string> = {
   'validate.warningOne': '1 aviso',
   'validate.warningMany': '{n} avisos',
   'validate.strictCounted': ', contados como erros com --strict',
-  'validate.valid': 'válido',
-  'validate.invalid': 'inválido',
   'validate.json.afterValue': "esperava ',' ou '}' depois do valor do campo",
   'validate.json.propertyName': 'esperava o nome de um campo entre aspas duplas',
   'validate.json.propertyOrEnd': "esperava o nome de um campo ou '}'",
