@@ -26,7 +26,7 @@ export interface Io {
   /** stdout carries one JSON document; people's text goes to stderr. */
   readonly json: boolean;
   readonly verbose: boolean;
-  /** People's language (i18n/): from the locale, or a command's --lang. English when absent. */
+  /** People's language (i18n/): the global --lang, else the locale. English when absent. */
   readonly lang?: Lang;
 }
 
