@@ -34,6 +34,11 @@ describe('documentOfRow (the wizard starts from a row)', () => {
     });
   });
 
+  it("the coded cells as the service's codes: the wizard's lists then show them chosen (row 2 holds 'união estável')", async () => {
+    const document = await documentOfRow(source('excel-ptbr-cp1252.csv'), 2, options);
+    expect(document).toMatchObject({ pessoa: { estadoCivil: 'UNIAO_ESTAVEL', documento: { tipoDocumento: 'RG' } }, contaBancaria: { tipo: 'CORRENTE' } });
+  });
+
   it('a row that is not there, and a sheet whose header fails, are usage errors', async () => {
     await expect(documentOfRow(source('numeric-cells.xlsx'), 40, options)).rejects.toThrow('has no data row 40');
     await expect(documentOfRow(source('two-sheets.xlsx'), 2, options)).rejects.toThrow('no known column');
