@@ -295,6 +295,12 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
   return { kind: 'ready', ref: claim.ref, payload, overridden: claim.overridden };
 }
 
+/** A claim whose POST never left: answered `skipped`, which frees its proposal for the next run. */
+function release(ready: Extract<Prepared, { kind: 'ready' }>, options: BatchOptions): Promise<void> {
+  const at = options.now().toISOString();
+  return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: 'not sent: claimed, then the batch stopped' });
+}
+
 const interrupted = (item: SubmitItem): SubmitResult =>
   said(withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.'), 'interruptedNotSent', undefined, 'hintInterrupted');
 
@@ -470,6 +476,17 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
     return claims.get(position) as Promise<Prepared>;
   };
   let next = 0;
+  // Claimed ahead but never sent: answered `skipped` (which frees the proposal, so the same
+  // command again sends it). Done as soon as the batch stops, not after what is in flight
+  // finishes: a second Ctrl-C leaves at once and must not leave them looking "may exist".
+  const releaseAhead = (): void => {
+    for (const [position, claim] of claims) {
+      if (position < next) continue; // a worker has it
+      claims.delete(position);
+      pendingWrites.push(claim.then((ready) => (ready.kind === 'ready' ? release(ready, options) : undefined)));
+    }
+  };
+  options.signal.addEventListener('abort', releaseAhead, { once: true });
   const worker = async (): Promise<void> => {
     while (next < queue.length && !stopped()) {
       const position = next++;
@@ -489,6 +506,10 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       let result: SubmitResult;
       if (ready.kind === 'settled') {
         result = ready.result;
+      } else if (options.signal.aborted) {
+        // Interrupted while its claim was being recorded: not sent, and the claim freed.
+        pendingWrites.push(release(ready, options));
+        result = interrupted(item);
       } else {
         result = { ...forced(await send(item, ready.payload, options), ready.overridden), elapsedMs: options.now().getTime() - started };
         recordAnswer(ready, result, options, pendingWrites);
@@ -501,16 +522,8 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
-  // Claimed ahead but never sent: answered `skipped`, so the same command again sends them.
-  for (const claim of claims.values()) {
-    pendingWrites.push(
-      claim.then((ready) => {
-        if (ready.kind !== 'ready') return;
-        const at = options.now().toISOString();
-        return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: 'not sent: claimed, then the batch stopped' });
-      }),
-    );
-  }
+  options.signal.removeEventListener('abort', releaseAhead);
+  releaseAhead();
   // Interrupted, refused (401) or the store failed: what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;

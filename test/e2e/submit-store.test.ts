@@ -175,4 +175,37 @@ describe('Ctrl-C in a batch', () => {
     expect(sbx.requests()).toBe(12);
     expect(new Set(sbx.sandbox.contracts().map((c) => c.idProposta))).toEqual(new Set(ids));
   });
+
+  it('a second Ctrl-C while the sends hang: only the proposals that left are "unknown"; the ones claimed ahead are free for the rerun', async () => {
+    // Takes each request and never answers: four sends hang, four more are claimed ahead.
+    stub = await startStub(() => undefined);
+    const ids = Array.from({ length: 8 }, (_, i) => `PROP-${2001 + i}`);
+    const files = ids.map((id) => writeJson(dir, `${id}.json`, bankOnly(id)));
+    const child = spawn(process.execPath, [binPath, 'submit', ...files, '--concurrency', '4', '--json'], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...cliEnv(home, stub.url, 'sbx_stub_token_0123456789') } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await until('four requests at the stub', () => stub!.requests() === 4);
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 600)); // a person's second press, past the echo window
+      child.kill('SIGINT');
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    expect(await exited).toBe(130);
+    expect(stub.requests()).toBe(4);
+
+    sbx = await startCountedSandbox({ delayMs: 30_000 });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const history = JSON.parse((await runCli(['history', '--json'], { env })).stdout) as HistoryDoc;
+    const unknown = history.entries.filter((e) => e.outcome === 'unknown').map((e) => e.idProposta).sort();
+    expect(unknown).toEqual(ids.slice(0, 4));
+    // The four claimed ahead were answered "skipped" at the first Ctrl-C: free for the same command again.
+    const rest = history.entries.filter((e) => ids.slice(4).includes(e.idProposta));
+    expect(rest.every((e) => e.outcome === 'skipped'), JSON.stringify(rest)).toBe(true);
+  }, 30_000);
 });
