@@ -434,9 +434,11 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       writes.push(write.catch((error: unknown) => void (writeError ??= error)));
     },
   };
-  // A 401 means the token is wrong for every file: nothing more is sent (issue 14).
+  // A 401 means the token is wrong for every file: nothing more is sent (issue 14). So does a
+  // service that cannot be reached once the retries are spent: the next file would wait the same.
   let refused: SubmitResult | undefined;
-  const stopped = (): boolean => options.signal.aborted || writeError !== undefined || refused !== undefined;
+  let unreachable: SubmitResult | undefined;
+  const stopped = (): boolean => options.signal.aborted || writeError !== undefined || refused !== undefined || unreachable !== undefined;
   // --wait: a result is awaited outside the worker, so a slot is free for the next send as
   // soon as the 202 is in; the batch takes about the send time plus one result's delay.
   const waits: Promise<void>[] = [];
@@ -514,6 +516,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
         result = { ...forced(await send(item, ready.payload, options), ready.overridden), elapsedMs: options.now().getTime() - started };
         recordAnswer(ready, result, options, pendingWrites);
         if (result.outcome === 'unauthorized') refused ??= result;
+        if (result.outcome === 'unavailable') unreachable ??= result;
       }
       results[index] = result;
       options.progress?.onAnswer?.(result);
@@ -524,12 +527,13 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   await Promise.all(workers);
   options.signal.removeEventListener('abort', releaseAhead);
   releaseAhead();
-  // Interrupted, refused (401) or the store failed: what was never taken is not sent (and not recorded).
+  // Interrupted, refused (401), unreachable or the store failed: what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;
     const item = items[index] as SubmitItem;
     if (options.signal.aborted) results[index] = interrupted(item);
     else if (refused) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`), 'refusedEarlier', { file: where(refused) });
+    else if (unreachable) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service could not be reached for ${where(unreachable)}`), 'unreachableEarlier', { file: where(unreachable) });
     else results[index] = said(withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch'), 'storeFailedEarlier');
     // Every file gets its line (issue 14), those never sent included.
     options.progress?.onAnswer?.(results[index] as SubmitResult);

@@ -43,7 +43,7 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       r.answer && r.answer.outcome !== 'accepted' && r.answer.outcome !== 'approved'
         ? `  ${r.answer.erros.length > 0 ? r.answer.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ') : whyOf(lang, r.answer.outcome, r.answer.message)}`
         : '';
-    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file ?? ''))}${printable(why)}`;
+    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? tr(lang, 'wizardEntry') : (r.file ?? '')))}${printable(why)}`;
   });
   io.stdout.write(`${lines.join('\n')}\n`);
   if (page.more > 0) io.stderr.write(`${t.muted(tr(lang, 'history.more', { more }))}\n`);

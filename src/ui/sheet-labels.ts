@@ -11,18 +11,24 @@ interface RowReportLike {
   row?: number;
 }
 
-/** `file`, or `file, row N` for a row of a sheet. */
+/** `file`, or `file, row N` for a row of a sheet; the wizard's entry in the reader's words. */
 export function entryLabel(report: RowReportLike, lang: Lang = 'en'): string {
+  if (report.file === '(wizard)') return tr(lang, 'wizardEntry');
   if (report.row === undefined) return report.file;
   return `${report.file}, ${tr(lang, 'sheet.row')} ${report.row}`;
 }
 
 const fold = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The column as the sheet shows it, then the field's path when it says more. */
-export function issueWhere(issue: Issue & { column?: string | null }): string {
+/**
+ * The column as the sheet shows it, then the field's path when it says more. The markers of
+ * a whole file or document in the reader's words (--json keeps them as they are).
+ */
+export function issueWhere(issue: Issue & { column?: string | null }, lang: Lang = 'en'): string {
   const column = issue.column;
-  if (column === undefined || column === null || column === '') return issue.path;
+  if (column === undefined || column === null || column === '') {
+    return issue.path === '(file)' ? tr(lang, 'validate.pathFile') : issue.path === '(root)' ? tr(lang, 'validate.pathRoot') : issue.path;
+  }
   if (issue.path.startsWith('(') || fold(column) === fold(issue.path)) return column;
   return `${column} (${issue.path})`;
 }

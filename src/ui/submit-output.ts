@@ -32,17 +32,19 @@ const langOfIo = (io: Pick<Io, 'lang'>): Lang => io.lang ?? 'en';
  * One result for people. In English the flow's own message (it carries every detail); in
  * another language the catalogue's text for what happened, where the flow said it by key.
  */
-function resultLines(t: Theme, result: SubmitResult, lang: Lang): string[] {
+function resultLines(t: Theme, result: SubmitResult, lang: Lang, hintsShown?: Set<string>): string[] {
   const local = lang !== 'en';
   const message = local && result.said ? sayIn(lang, result.said) : result.message;
   const hint = local && result.hintSaid ? sayIn(lang, result.hintSaid) : result.hint;
-  const label = local && result.file === '(wizard)' ? tr(lang, 'wizardEntry') : entryLabel(result, lang);
+  const label = entryLabel(result, lang);
   const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
-  for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
+  for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e, lang))}: ${e.message}`);
   // erros come from the service: escaped before they reach the terminal.
   for (const e of result.erros.slice(0, SHOWN_ERROS)) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg.length > 300 ? `${e.msg.slice(0, 300)}…` : e.msg)}`);
   if (result.erros.length > SHOWN_ERROS) lines.push(`    ${t.muted(tr(lang, 'moreErros', { n: result.erros.length - SHOWN_ERROS }))}`);
-  if (hint) lines.push(`    ${t.info(tr(lang, 'hintLabel'))} ${hint}`);
+  // A hint is said once in a run: 192 files not sent after a Ctrl-C share one (issue 14's trial).
+  if (hint && !hintsShown?.has(hint)) lines.push(`    ${t.info(tr(lang, 'hintLabel'))} ${hint}`);
+  hintsShown?.add(hint ?? '');
   return lines;
 }
 
@@ -104,8 +106,8 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
     const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
     const notSent = `  ${t.info(tr(lang, 'outcome_invalid'))}  ${tr(lang, 'invalidNotSent')}`;
     lines.push(`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`);
-    for (const e of report.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e))}: ${e.message}`);
-    for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w))}: ${w.message}`);
+    for (const e of report.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e, lang))}: ${e.message}`);
+    for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w, lang))}: ${w.message}`);
     for (const note of report.notes ?? []) lines.push(`    ${t.muted(lang === 'pt-BR' ? 'nota   ' : 'note   ')} ${note}`);
   }
   if (lines.length) say(io, `${lines.join('\n')}\n`);
@@ -121,6 +123,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   const lang = langOfIo(io);
   let answered = 0;
   let waiting = 0;
+  const hintsShown = new Set<string>();
   if (io.json && !io.canAnimate) return { stop: () => undefined };
   const print = (lines: string[]): void => {
     say(io, `${lines.join('\n')}\n`);
@@ -132,9 +135,9 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     return {
-      onAnswer: (r) => print(resultLines(t, r, lang)),
+      onAnswer: (r) => print(resultLines(t, r, lang, hintsShown)),
       onWaiting: (r) => print([`${t.muted('…')} ${tr(lang, 'waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
-      onResult: (r) => print(resultLines(t, r, lang)),
+      onResult: (r) => print(resultLines(t, r, lang, hintsShown)),
       stop: () => signal?.removeEventListener('abort', onAbort),
     };
   }
@@ -162,7 +165,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   return {
     onAnswer: (r) => {
       answered += 1;
-      above(resultLines(t, r, lang));
+      above(resultLines(t, r, lang, hintsShown));
     },
     onWaiting: () => {
       waiting += 1;
@@ -170,7 +173,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     },
     onResult: (r) => {
       waiting -= 1;
-      above(resultLines(t, r, lang));
+      above(resultLines(t, r, lang, hintsShown));
     },
     stop: () => {
       signal?.removeEventListener('abort', onAbort);

@@ -91,10 +91,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
     }
   };
   // The markers of a whole file or document, in the reader's words (--json keeps them as they are).
-  const where = (issue: Issue): string => {
-    const at = issueWhere(issue);
-    return at === '(file)' ? tr(lang, 'validate.pathFile') : at === '(root)' ? tr(lang, 'validate.pathRoot') : at;
-  };
+  const where = (issue: Issue): string => issueWhere(issue, lang);
   const issues = (report: FileReport): void => {
     for (const e of report.errors) line(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(where(e))}: ${e.message}`);
     for (const w of report.warnings) {

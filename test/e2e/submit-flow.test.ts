@@ -85,6 +85,30 @@ describe('submit: a 401 stops the batch', () => {
   });
 });
 
+describe('submit: a service that cannot be reached stops the batch', () => {
+  it('30 files to a closed port at --concurrency 4: the files in flight are unavailable (exit 7), the rest not sent, each hint said once', async () => {
+    const folder = batch(30);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const json = await runCli(['submit', folder, '--concurrency', '4', '--json'], { env: cliEnv(home, closed, 'sbx_any_token_0123456789abcdef') });
+    expect(json.code, json.stderr).toBe(7);
+    const results = parseSubmitJson(json.stdout).results;
+    expect(results).toHaveLength(30);
+    const unavailable = results.filter((r) => r.outcome === 'unavailable');
+    expect(unavailable.length).toBeGreaterThan(0);
+    expect(unavailable.length).toBeLessThanOrEqual(4 + 4); // what was in flight, and claimed with it
+    const notSent = results.filter((r) => r.outcome === 'skipped');
+    expect(unavailable.length + notSent.length).toBe(30);
+    for (const r of notSent) expect((r as { message?: string }).message).toMatch(/^not sent: the service could not be reached for /);
+
+    const human = await runCli(['submit', folder, '--concurrency', '4'], { env: cliEnv(home, closed, 'sbx_any_token_0123456789abcdef') });
+    expect(human.code).toBe(7);
+    const hints = human.stderr.split('\n').filter((line) => line.includes('hint:'));
+    expect(new Set(hints).size).toBe(hints.length);
+    // Every file still has its line.
+    for (let i = 0; i < 30; i++) expect(human.stderr).toContain(`PROP-${2001 + i}.json`);
+  });
+});
+
 describe('submit: every file gets its own line', () => {
   it('valid, invalid, an identical copy and a changed copy: one line each with outcome and reason; target and summary count them', async () => {
     sbx = await startCountedSandbox();
