@@ -9,6 +9,7 @@ import type { Said } from '../i18n/index.js';
 // object each time it is evaluated, and these run for every file of a batch.
 const REPEATED_DIGIT = /^(\d)\1*$/;
 export const ELEVEN_DIGITS = /^\d{11}$/;
+const ONLY_DIGITS = /^\d+$/;
 const FOURTEEN_DIGITS = /^\d{14}$/;
 /** `YYYY-MM-DD` by shape only; isRealIsoDate also checks the calendar. */
 export const ISO_DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
@@ -147,6 +148,14 @@ export type PhoneCheck =
  */
 export function checkPhone(value: string): PhoneCheck {
   if (!PLUS_DIGITS.test(value)) {
+    // Digits alone: a national number normalisation could not complete (issue 14's trial:
+    // "51 9999-999" was told to start with "+"). Say what is wrong with it instead.
+    if (ONLY_DIGITS.test(value)) {
+      if ((value.length === 10 || value.length === 11) && !isDdd(value.slice(0, 2))) {
+        return { ok: false, reason: { key: 'rule.phone.ddd', values: { ddd: value.slice(0, 2) } } };
+      }
+      return { ok: false, reason: { key: 'rule.phone.national', values: { n: value.length } } };
+    }
     return { ok: false, reason: { key: 'rule.phone.plusDigits' } };
   }
   const digits = value.slice(1);

@@ -199,7 +199,7 @@ export function outcomeOfError(
     }
     if (error instanceof ValidationRejectedError) {
       return said(withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`,
-        'Fix what the service names and send again. "In progress" means an earlier contract of this worker is not finished yet.'), 'rejected', { status: error.status }, 'hintRejected');
+        'Fix what the service names and send again. If it says a contract of this worker is in progress, wait until that one is finished.'), 'rejected', { status: error.status }, 'hintRejected');
     }
     if (error instanceof ServerError) {
       return said(withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
@@ -353,7 +353,17 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   if (!found) {
     const seconds = Math.round(options.waitTimeoutMs / 1000);
     return options.signal.aborted
-      ? said({ ...result, message: `${result.message}; stopped waiting for the result (interrupted)` }, 'stoppedWaiting', { id: result.idContrato })
+      ? said(
+          {
+            ...result,
+            message: `${result.message}; stopped waiting for the result (interrupted)`,
+            hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
+          },
+          'stoppedWaiting',
+          { id: result.idContrato },
+          'hintTimeout',
+          { id: result.idContrato },
+        )
       : said(
           {
             ...result,

@@ -48,7 +48,8 @@ export function renderError(error: unknown, io: Io): number {
   const lang = io.lang ?? 'en';
   const { message, cause, hint, code, exitCode } = describeFailure(error, lang);
 
-  const lines = [`${theme.error(tr(lang, 'errorLabel'))} ${message}`];
+  // Ctrl-C is what the person asked for: said plainly, not as an error.
+  const lines = [exitCode === ExitCode.interrupted ? theme.warning(message) : `${theme.error(tr(lang, 'errorLabel'))} ${message}`];
   if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
   if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
   if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));

@@ -53,7 +53,7 @@ export function renderTarget(io: Io, target: { profile: string; baseUrl: string;
   const t = createTheme(io);
   const lang = langOfIo(io);
   const notSent = [
-    target.invalid ? tr(lang, 'invalidCount', { n: target.invalid }) : '',
+    target.invalid ? tr(lang, target.invalid === 1 ? 'invalidOne' : 'invalidMany', { n: target.invalid }) : '',
     target.duplicates ? tr(lang, target.duplicates === 1 ? 'duplicateOne' : 'duplicateMany', { n: target.duplicates }) : '',
   ].filter(Boolean);
   const rest = notSent.length ? tr(lang, 'notSent', { list: notSent.join(', ') }) : '';

@@ -73,7 +73,9 @@ describe('checkPhone', () => {
     ['+551198765432100', /\+55, a 2-digit area code/], // 15 digits, too long for Brazil
     ['+1234567', /too short/],
     ['+0123456789', /cannot start with 0/],
-    ['5511987654321', /"\+" followed by digits/],
+    ['5511987654321', /has 13 digits: .*\+ and the country code/],
+    ['519999999', /has 9 digits: a Brazilian phone is the 2-digit area code/], // a digit short, as typed "51 9999-999"
+    ['00912345678', /area code 00 does not exist/],
     ['+55 11 98765-4321', /"\+" followed by digits/],
     ['+5511987654321 ', /"\+" followed by digits/],
     ['', /"\+" followed by digits/],
