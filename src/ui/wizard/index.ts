@@ -253,8 +253,11 @@ class Wizard {
   private missing(path: FieldPath): boolean {
     if (this.serviceRejected.has(path)) return true;
     if (this.draft.has(path)) return false;
-    // A file that leaves out an optional field means "none".
-    return !(this.prefilled && OPTIONAL_FIELDS.has(path) && !this.rejected.has(path));
+    // A file that gives the rest of the address and leaves out complemento means "none"; a
+    // draft saved before the address was reached has none of it: complemento is asked too.
+    if (!this.prefilled || !OPTIONAL_FIELDS.has(path) || this.rejected.has(path)) return true;
+    const section = SECTIONS.find((s) => s.fields.includes(path));
+    return !section?.fields.some((other) => other !== path && (this.draft.has(other) || this.rejected.has(other)));
   }
 
   private showErrors(id: SectionId, errors: readonly Issue[]): void {

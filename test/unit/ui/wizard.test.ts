@@ -234,6 +234,16 @@ describe('runWizard: pre-filled from --file', () => {
     expect(fake.asked).toEqual(['payout', 'contaBancaria.chavePix', 'menu']);
   });
 
+  it('a draft saved before the address was reached asks the whole address, complemento included', async () => {
+    const draft = { idProposta: 'PROP-1001', pessoa: { naturalidade: 'São Paulo' } };
+    const answers = personAnswers();
+    delete answers.idProposta;
+    delete answers['pessoa.naturalidade'];
+    const { fake } = await drive({ ...answers, 'pessoa.endereco.complemento': ['Apto 12'], payout: ['pix'], 'contaBancaria.chavePix': ['52998224725'], menu: ['submit'] }, { prefill: draft });
+    expect(fake.asked).toContain('pessoa.endereco.complemento');
+    expect(fake.asked).not.toContain('pessoa.naturalidade');
+  });
+
   it('a CNH in the file that fails its check digits reopens the document section', async () => {
     const partial = file();
     const documento = (partial.pessoa as Record<string, Record<string, unknown>>).documento!;
