@@ -29,8 +29,10 @@ function files(from: number, count: number): string[] {
 
 describe('OAuth2 client credentials', () => {
   it('a batch of 30 at concurrency 2 outlives three token lifetimes: all accepted, no 401, about one token per lifetime', async () => {
-    const ttl = 1.5;
-    const s = await startLoggedSandbox({ oauth: { tokenTtlSeconds: ttl }, latencyMs: 350 });
+    // Lifetimes long enough that a loaded machine (a POST slower than half a lifetime) does
+    // not turn the renewal into a 401; 30 sends of 700 ms at concurrency 2 still span three.
+    const ttl = 3;
+    const s = await startLoggedSandbox({ oauth: { tokenTtlSeconds: ttl }, latencyMs: 700 });
     try {
       const run = await runCli(['submit', ...files(2001, 30), '--concurrency', '2', '--json'], { env: oauthEnv(s), timeoutMs: 60_000 });
       expect(run.code, run.stderr).toBe(0);
