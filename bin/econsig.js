@@ -4,10 +4,20 @@
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
+// The locale's language, as src/i18n/index.ts langOf decides it (--lang is not looked at here).
+const env = process.env;
+const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '');
+const portuguese = locale !== undefined && /^pt/i.test(locale);
+
 const NEEDED = [22, 19];
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
-  process.stderr.write(`econsig needs Node.js ${NEEDED.join('.')} or newer; this is Node.js ${process.versions.node}.\n`);
+  const version = `${NEEDED.join('.')}`;
+  process.stderr.write(
+    portuguese
+      ? `o econsig precisa do Node.js ${version} ou mais novo; este é o Node.js ${process.versions.node}.\n`
+      : `econsig needs Node.js ${version} or newer; this is Node.js ${process.versions.node}.\n`,
+  );
   process.exit(2);
 }
 
@@ -17,11 +27,12 @@ module.enableCompileCache?.();
 
 // `--version` and `--help` alone are answered without commander, whose import alone takes
 // start-up past 1.3x of bare node (docs/performance.md). The help text is commander's own,
-// written at 80 columns by the build; a narrower terminal gets commander's rendering.
+// written at 80 columns by the build, in English; a narrower terminal, or a Portuguese locale,
+// gets commander's rendering (src/cli-help.ts says it in the reader's language).
 const args = process.argv.slice(2);
 const only = args.length === 1 ? args[0] : undefined;
 const fitsHelp = !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80;
-const help = (only === '--help' || only === '-h') && fitsHelp ? readHelp() : undefined;
+const help = (only === '--help' || only === '-h') && fitsHelp && !portuguese ? readHelp() : undefined;
 if (only === '--version' || only === '-V') {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);

@@ -7,6 +7,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
 import { parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { examplesIn, helpIn, helpText } from './cli-help.js';
+import type { Lang } from './i18n/index.js';
 import { packageVersion } from './package-files.js';
 
 export type * from './cli-inputs.js';
@@ -15,20 +17,21 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
-}
-
-/** Build the commander program. `dispatch` receives each command's typed input. */
+/**
+ * Build the commander program. `dispatch` receives each command's typed input. `lang`: the
+ * help's language (cli-help.ts says the English written here in it).
+ */
 export function buildProgram(
   dispatch: Dispatch,
   output?: { writeOut(text: string): void; writeErr(text: string): void; outputError?(text: string, write: (text: string) => void): void },
+  lang: Lang = 'en',
 ) {
+  const examples = (...lines: string[]): string => examplesIn(lang, lines);
   const program = new Command('econsig')
     // Set before any subcommand is added: subcommands copy these settings when created.
     .exitOverride()
     // Each command's help lists --profile, --json... too (issue 14).
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, ...helpIn(lang) })
     .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -37,7 +40,7 @@ export function buildProgram(
     .option('--json', 'machine-readable output: one JSON document on stdout')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--verbose', 'show more detail, and stack traces of errors')
-    .addOption(new Option('--lang <locale>', 'language of messages: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG); help stays English').argParser(parseLang))
+    .addOption(new Option('--lang <locale>', 'language of messages and help: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG)').argParser(parseLang))
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)
     .addHelpText(
@@ -48,9 +51,12 @@ export function buildProgram(
         'econsig submit --file proposal.json --wait     # send one and wait for the result',
         'ECONSIG_TOKEN=... econsig submit p.json --wait --json   # in CI',
       ) +
-        '\nExit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n' +
-        '6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time,\n' +
-        '70 bug in econsig, 74 local storage failure, 130 interrupted.\n',
+        `\n${helpText(
+          lang,
+          'Exit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n' +
+            '6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time,\n' +
+            '70 bug in econsig, 74 local storage failure, 130 interrupted.',
+        )}\n`,
     );
   if (output) program.configureOutput(output);
   const globals = (): GlobalOptions => {
@@ -349,7 +355,7 @@ export function buildProgram(
     .addHelpText(
       'after',
       examples('econsig doctor', 'econsig doctor --profile homolog --json') +
-        '\nExit code: 0 when every check passes, else the exit code of the first that fails.\n',
+        `\n${helpText(lang, 'Exit code: 0 when every check passes, else the exit code of the first that fails.')}\n`,
     )
     .action(async () => {
       await dispatch('doctor', {}, globals());

@@ -68,12 +68,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return result;
   };
 
-  const program = buildProgram(dispatch, {
-    writeOut: (text) => streams.stdout.write(text),
-    writeErr: (text) => streams.stderr.write(text),
-    // A usage error is said once, in the run's language, by renderFailure.
-    outputError: () => undefined,
-  });
+  const program = buildProgram(
+    dispatch,
+    {
+      writeOut: (text) => streams.stdout.write(text),
+      writeErr: (text) => streams.stderr.write(text),
+      // A usage error is said once, in the run's language, by renderFailure.
+      outputError: () => undefined,
+    },
+    io.lang,
+  );
 
   try {
     if (argv.length <= 2) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { helpText } from '../src/cli-help.js';
 import { type CommandInputs, type CommandName, buildProgram } from '../src/cli.js';
 
 /** Parse argv with the real program and capture what the command would receive. */
@@ -141,5 +142,44 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     const error = await parseError(argv);
     expect(error.code).toMatch(/^commander\./);
     expect(error.exitCode).not.toBe(0);
+  });
+});
+
+describe('the help in Portuguese (cli-help.ts, area help)', () => {
+  /** Every description the program shows: commands, options, arguments. */
+  function descriptions(): string[] {
+    const program = buildProgram(async () => 0, { writeOut: () => undefined, writeErr: () => undefined });
+    const found = new Set<string>();
+    const walk = (command: { description(): string; options: readonly { description: string }[]; registeredArguments: readonly { description: string }[]; commands: readonly unknown[] }): void => {
+      if (command.description()) found.add(command.description());
+      for (const option of command.options) if (option.description) found.add(option.description);
+      for (const argument of command.registeredArguments) if (argument.description) found.add(argument.description);
+      for (const sub of command.commands) walk(sub as Parameters<typeof walk>[0]);
+    };
+    walk(program as unknown as Parameters<typeof walk>[0]);
+    return [...found];
+  }
+
+  it.each(descriptions())('%s: has a Portuguese text in src/i18n/help.ts (add it there when you add an option)', (english) => {
+    expect(helpText('pt-BR', english)).not.toBe(english);
+  });
+
+  it('English help is the text written in cli.ts; Portuguese help says titles, defaults and examples in Portuguese', () => {
+    const render = (lang: 'en' | 'pt-BR'): string => {
+      let out = '';
+      const program = buildProgram(async () => 0, { writeOut: (text) => void (out += text), writeErr: (text) => void (out += text) }, lang);
+      const validate = program.commands.find((c) => c.name() === 'validate');
+      validate?.outputHelp();
+      return out;
+    };
+    const en = render('en');
+    expect(en).toContain('Usage: econsig validate');
+    expect(en).toContain('check submission files locally; sends nothing');
+    const pt = render('pt-BR');
+    expect(pt).toContain('Uso: econsig validate');
+    expect(pt).toContain('confere arquivos de submissão aqui mesmo; não envia nada');
+    expect(pt).toContain('Opções globais:');
+    expect(pt).toMatch(/\(valores: "csv", "xlsx"\)/);
+    expect(pt).toContain('Exemplos:');
   });
 });

@@ -27,6 +27,7 @@ import * as service from './service.js';
 import * as store from './store.js';
 import * as submit from './submit.js';
 import * as tls from './tls.js';
+import * as help from './help.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -36,10 +37,10 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service, store, submit, tls } as const;
+const AREAS = { run, rules, input, cli, validate, history, config, wizard, sheets, choices, auth, demo, watch, doctor, service, store, submit, tls, help } as const;
 
-const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en, ...store.en, ...submit.en, ...tls.en };
-const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR, ...store.ptBR, ...submit.ptBR, ...tls.ptBR };
+const en = { ...run.en, ...rules.en, ...input.en, ...cli.en, ...validate.en, ...history.en, ...config.en, ...wizard.en, ...sheets.en, ...choices.en, ...auth.en, ...demo.en, ...watch.en, ...doctor.en, ...service.en, ...store.en, ...submit.en, ...tls.en, ...help.en };
+const ptBR: Record<MessageKey, string> = { ...run.ptBR, ...rules.ptBR, ...input.ptBR, ...cli.ptBR, ...validate.ptBR, ...history.ptBR, ...config.ptBR, ...wizard.ptBR, ...sheets.ptBR, ...choices.ptBR, ...auth.ptBR, ...demo.ptBR, ...watch.ptBR, ...doctor.ptBR, ...service.ptBR, ...store.ptBR, ...submit.ptBR, ...tls.ptBR, ...help.ptBR };
 
 export type MessageKey = keyof typeof en;
 
@@ -50,9 +51,9 @@ export const AREA_KEYS: Readonly<Record<string, readonly string[]>> = Object.fro
 
 export const CATALOGUE: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, 'pt-BR': ptBR };
 
-/** The key of an English text without placeholders (a flag parser's message inside commander's). */
-export function keyOfEnglish(english: string): MessageKey | undefined {
-  return (Object.keys(en) as MessageKey[]).find((key) => en[key] === english);
+/** The key (of those starting with `prefix`) of an English text without placeholders: a flag parser's message inside commander's, a description of the help. */
+export function keyOfEnglish(english: string, prefix = ''): MessageKey | undefined {
+  return (Object.keys(en) as MessageKey[]).find((key) => key.startsWith(prefix) && en[key] === english);
 }
 
 /** Whether `key` is a key of the catalogue (for keys built from a code, e.g. `history.why_${outcome}`). */

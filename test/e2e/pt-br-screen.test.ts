@@ -3,7 +3,7 @@
  * binary, a real sandbox over HTTP, a temporary home: validate (a bad file and a good
  * one), submit (accepted, refused 422, no token, service down), watch, history, auth
  * status, config, demo, doctor and a mistyped option, each asserted on its exit code and
- * all of them on what they print (stdout and stderr; --help stays English, docs/terminal.md).
+ * all of them on what they print (stdout and stderr, the help included).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +15,11 @@ const scratch = useScratch();
 
 /**
  * English words that would betray an untranslated sentence. Words Brazilian back offices
- * use as they are (token, webhook, sandbox, status, login) are not in it; neither is "no",
- * which is Portuguese too.
+ * use as they are (token, webhook, sandbox, status, login) are not in it; neither are "no"
+ * and "for", which are Portuguese too.
  */
 const ENGLISH =
-  /\b(the|and|is|are|was|with|of|to|for|from|this|that|submission|submissions|accepted|approved|rejected|refused|denied|waiting|hint|error|warning|note|sent|send|not|profile|result|results|contract|answered|file|files|found|valid|invalid|unknown|option|missing|listening|ready|stopped|received|settings|setting|checks|passed|failed|none|stored|expires|method|cannot|next|complete|row|rows|unset|default|source|known|nothing|service|unavailable|interrupted|retrying|attempt)\b/gi;
+  /\b(the|and|is|are|was|with|of|to|from|this|that|submission|submissions|accepted|approved|rejected|refused|denied|waiting|hint|error|warning|note|sent|send|not|profile|result|results|contract|answered|file|files|found|valid|invalid|unknown|option|missing|listening|ready|stopped|received|settings|setting|checks|passed|failed|none|stored|expires|method|cannot|next|complete|row|rows|unset|default|source|known|nothing|service|unavailable|interrupted|retrying|attempt)\b/gi;
 
 /**
  * What people read, less what is not ours to translate: paths and URLs, commands in
@@ -37,6 +37,7 @@ function ours(text: string): string {
     .replace(/\bhttps?:\/\/\S+/g, '')
     .replace(/\S*\/\S*/g, '')
     .replace(/--[\w-]+(?:[ =]<[^>]*>)?/g, '')
+    .replace(/\[[\w.]*\]|<[\w.:-]*>|^ {2}file +/gm, '')
     .replace(/\b[a-z]+[A-Z]\w*\b/g, '')
     .replace(/\b[\w-]+(?:\.[\w-]+)+\b/g, '')
     .replace(/\b[A-Z][A-Z0-9_]+\b/g, '')
@@ -84,6 +85,9 @@ describe('pt-BR end to end: no English sentence on the screen', () => {
       ['doctor', await runCli(['doctor'], { env: withToken }), 0],
       ['unknown option', await runCli(['validate', '--bogus', 'x.json'], { env: noToken }), 2],
       ['missing argument', await runCli(['config', 'get'], { env: noToken }), 2],
+      ['help', await runCli(['--help'], { env: noToken }), 0],
+      ['submit help', await runCli(['submit', '--help'], { env: noToken }), 0],
+      ['auth login help', await runCli(['help', 'auth', 'login'], { env: noToken }), 0],
     ];
 
     expect(runs.map(([label, run]) => [label, run.code]), runs.map(([label, run]) => `${label}:\n${run.stderr}`).join('\n')).toEqual(runs.map(([label, , code]) => [label, code]));
@@ -99,6 +103,7 @@ describe('pt-BR end to end: no English sentence on the screen', () => {
     expect(screen).toContain('Configuração desconhecida: "webhook.prot". Você quis dizer "webhook.port"?');
     expect(screen).toContain('Demonstração concluída.');
     expect(screen).toContain('opção desconhecida');
+    expect(screen).toContain('Opções globais:');
     expect(runs.flatMap(([label, run]) => englishIn(label, run)), screen).toEqual([]);
     // --json: English field names and stable codes, people's text in Portuguese.
     const json = JSON.parse(runs.find(([label]) => label === 'submit --json')?.[1].stdout ?? '') as { ok: boolean; error: { message: string; code: string; exitCode: number } };
