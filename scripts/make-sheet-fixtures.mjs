@@ -12,7 +12,9 @@
 //   soffice --headless --convert-to 'csv:Text - txt - csv (StarCalc):59,34,1' libreoffice-from-csv.xlsx
 // They are committed as libreoffice-from-csv.xlsx and libreoffice-export-cp1252.csv; the
 // tests never need LibreOffice. libreoffice-merged-rows.xlsx is merged-rows.xlsx (below)
-// saved by LibreOffice 7.4 the same way.
+// saved by LibreOffice 7.4 the same way; libreoffice-template-filled.xlsx is
+// `econsig template --lang pt-BR` with row 2 filled through exceljs (PROP-2001, Casado(a),
+// RG (carteira de identidade), Conta poupança), saved by LibreOffice 7.4.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 

@@ -542,6 +542,16 @@ describe('files made by LibreOffice (committed; see scripts/make-sheet-fixtures.
     expect(row3.errors.map((e) => e.column).sort()).toEqual(['E-mail', 'UF do documento']);
   });
 
+  it('the pt-BR template filled (drop-down labels) and saved by LibreOffice: its 1,000 stored rows of lists are empty rows, the filled one passes with the codes', async () => {
+    const path = join(sheets, 'libreoffice-template-filled.xlsx');
+    const checked = await runCli(['validate', path, '--json']);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(validateJson(checked.stdout).files.map((f) => [f.row, f.ok])).toEqual([[2, true]]);
+    const sent = await runCli(['submit', path, '--dry-run', '--json'], { env: { ECONSIG_BASE_URL: 'http://127.0.0.1:9' } });
+    const body = (JSON.parse(sent.stdout) as { requests: Array<{ body: any }> }).requests[0]!.body;
+    expect([body.pessoa.estadoCivil, body.pessoa.documento.tipoDocumento, body.contaBancaria.tipo]).toEqual(['CASADO', 'RG', 'POUPANCA']);
+  });
+
   it("LibreOffice's own `;` CSV export: its US date is refused naming row and column", async () => {
     const run = await runCli(['validate', join(sheets, 'libreoffice-export-cp1252.csv'), '--json']);
     expect(run.code).toBe(1);
