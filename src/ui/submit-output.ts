@@ -124,15 +124,18 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   let answered = 0;
   let waiting = 0;
   const hintsShown = new Set<string>();
-  if (io.json && !io.canAnimate) return { stop: () => undefined };
   const print = (lines: string[]): void => {
     say(io, `${lines.join('\n')}\n`);
   };
   const interruptedLine = (): string => t.warning(tr(lang, 'interrupted'));
+  // A CI log (--json, no terminal) still says why the run stopped; the lines are the document's.
+  if (io.json && !io.canAnimate) {
+    const onAbort = (): void => print([interruptedLine()]);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return { stop: () => signal?.removeEventListener('abort', onAbort) };
+  }
   if (!io.canAnimate) {
-    const onAbort = (): void => {
-      if (!io.json) print([interruptedLine()]);
-    };
+    const onAbort = (): void => print([interruptedLine()]);
     signal?.addEventListener('abort', onAbort, { once: true });
     return {
       onAnswer: (r) => print(resultLines(t, r, lang, hintsShown)),

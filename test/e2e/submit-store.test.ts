@@ -152,7 +152,9 @@ describe('Ctrl-C in a batch', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       await until('two answers from the sandbox', () => sbx!.requests() >= 2);
@@ -164,6 +166,8 @@ describe('Ctrl-C in a batch', () => {
     expect(await exited).toBe(130);
     const doc = JSON.parse(stdout) as { interrupted?: boolean; results: Array<{ outcome: string }> };
     expect(doc.interrupted).toBe(true);
+    // A CI log (--json, no terminal) says why the run stopped.
+    expect(stderr).toContain('Interrupted: nothing more is sent');
     const outcomes = doc.results.map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
     expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(12 - sbx.requests());
