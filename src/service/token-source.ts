@@ -84,9 +84,14 @@ export function isUsable(cached: CachedToken | undefined, creds: ClientCredentia
   return cached !== undefined && issuedFor(cached, creds) && now < cached.refreshAt && now < endOf(cached);
 }
 
-/** Due for renewal but still valid: it may be sent while its successor is fetched. */
+/**
+ * Due for renewal but still valid for a while: it may be sent while its successor is
+ * fetched. Not in its last quarter-life (at most 30 s): a request takes time to arrive, and
+ * a token that expires on the way is a 401 and a resend.
+ */
 function isStillValid(cached: CachedToken, creds: ClientCredentials, now: number): boolean {
-  return issuedFor(cached, creds) && now < endOf(cached);
+  const margin = Math.min(30_000, 0.25 * (endOf(cached) - cached.obtainedAt));
+  return issuedFor(cached, creds) && now < endOf(cached) - margin;
 }
 
 export interface ClientCredentialsSourceOptions {
