@@ -189,10 +189,14 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
 /** --json document, or the summary for people. */
 export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean; notStored?: { message: string; hint: string | undefined } }): void {
   const notStored = extra.notStored;
+  const lang = langOfIo(io);
   if (notStored) {
     const t = createTheme(io);
-    say(io, `${t.warning('warning:')} ${notStored.message}\n${notStored.hint ? `  ${t.info('hint:')} ${notStored.hint}\n` : ''}`);
+    say(io, `${t.warning(tr(lang, 'warningLabel'))} ${notStored.message}\n${notStored.hint ? `  ${t.info(tr(lang, 'hintLabel'))} ${notStored.hint}\n` : ''}`);
   }
+  // People's text follows the language (issue 14), in --json too; field names and outcome codes do not.
+  const messageOf = (r: SubmitResult): string => (lang !== 'en' && r.said ? sayIn(lang, r.said) : r.message);
+  const hintOf = (r: SubmitResult): string | undefined => (lang !== 'en' && r.hintSaid ? sayIn(lang, r.hintSaid) : r.hint);
   if (io.json) {
     const doc = {
       ok: !notStored && results.every((r) => isSuccess(r.outcome)),
@@ -207,8 +211,8 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
         erros: r.erros,
         result: r.result,
         idProposta: r.idProposta,
-        message: r.message,
-        ...(r.hint ? { hint: r.hint } : {}),
+        message: messageOf(r),
+        ...(hintOf(r) ? { hint: hintOf(r) } : {}),
         errors: r.row !== undefined ? r.errors.map(sheetIssueJson) : r.errors,
         warnings: r.row !== undefined ? r.warnings.map(sheetIssueJson) : r.warnings,
       })),
@@ -217,13 +221,15 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
     // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
     const failed = results.filter((r) => !isSuccess(r.outcome));
     // An invalid file also names its fields (the first five), so the log says what to fix.
-    const lines = failed.flatMap((r) => [`✗ ${entryLabel(r)}  ${r.outcome}  ${r.message}`, ...r.errors.slice(0, 5).map((e) => `    ${e.path}: ${e.message}`)]);
-    if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, 'en', extra.interrupted));
+    const lines = failed.flatMap((r) => [
+      `✗ ${entryLabel(r, lang)}  ${lang === 'en' ? r.outcome : outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
+      ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${e.message}`),
+    ]);
+    if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, lang, extra.interrupted));
     if (lines.length) say(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return;
   }
   const t = createTheme(io);
-  const lang = langOfIo(io);
   if (results.length <= 1 && !extra.interrupted) return;
   const all = results.every((r) => isSuccess(r.outcome));
   const line = summaryLine(results, lang, extra.interrupted);

@@ -227,7 +227,7 @@ describe('validate --quiet', () => {
 });
 
 describe('submit in Portuguese (LANG=pt_BR.UTF-8), with --wait', () => {
-  it('the target, each line, the results and the summary are in Portuguese; --json stays English', async () => {
+  it('the target, each line, the results and the summary are in Portuguese; --json keeps codes and field names', async () => {
     const port = await freePort();
     sbx = await startCountedSandbox({ delayMs: 200, webhookUrl: `http://127.0.0.1:${port}/webhook` });
     const folder = batch(3);
@@ -243,7 +243,12 @@ describe('submit in Portuguese (LANG=pt_BR.UTF-8), with --wait', () => {
     const english = run.stderr.replace(/\S*\/\S*/g, '').match(/\b(the|submission|submissions|accepted|approved|waiting|listening|results|profile|contract|sent)\b/gi);
     expect(english, run.stderr).toBeNull();
     const json = await runCli(['submit', folder, '--json'], { env });
-    expect(parseSubmitJson(json.stdout).results.map((r) => r.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+    const results = parseSubmitJson(json.stdout).results as Array<{ outcome: string; message?: string }>;
+    expect(results.map((r) => r.outcome)).toEqual(['approved', 'approved', 'approved', 'approved']);
+    // People's text follows the language; the store's record (history) stays English.
+    expect(results[0]!.message).toMatch(/^já aprovada: contrato /);
+    const history = JSON.parse((await runCli(['history', '--json'], { env })).stdout) as { entries: Array<{ message?: string }> };
+    expect(history.entries.some((e) => /^202 accepted: contract /.test(e.message ?? ''))).toBe(true);
   });
 
   it('a wrong ECONSIG_TOKEN, a proposal held with other data, a service down: each line and hint in Portuguese', async () => {
