@@ -4,6 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (docs/performance.md). Prompts draw on stderr, so stdout stays for data.
  */
+import { wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
@@ -115,6 +116,10 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
   const confirmTheme = lang === 'en' ? {} : { theme: { keywords: { yes, no, error: () => tr(lang, 'yesOrNo', { yes, no }) } } };
   const noResults = tr('en', 'noResults');
   const errorStyle = lang === 'en' ? {} : { error: (text: string) => (text === noResults ? tr(lang, 'noResults') : text) };
+  // A field's message under the prompt, broken between words at the terminal's width
+  // (inquirer puts "> " before it; the terminal alone would break words in two).
+  const { isTTY, columns } = io.stderr as { isTTY?: boolean; columns?: number };
+  const fitted = (answer: true | string): true | string => (answer === true ? true : wrapText(answer, isTTY && columns ? columns - 2 : undefined));
   // The keys line under a list, in the wizard's words.
   const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
   return {
@@ -122,11 +127,12 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
       guard(async () => {
         const { default: input } = await import('@inquirer/input');
         const hint = options.hint;
+        const validate = options.validate;
         return input(
           {
             message: options.message,
             ...(options.default !== undefined && options.default !== '' ? { default: options.default } : {}),
-            ...(options.validate ? { validate: options.validate } : {}),
+            ...(validate ? { validate: (value: string) => fitted(validate(value)) } : {}),
             ...(hint
               ? {
                   transformer: (value: string) => {
