@@ -261,7 +261,7 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
   for (const item of requests) {
     const request = item.request;
     const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
-    io.stdout.write(`# ${entryLabel(item)}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
+    io.stdout.write(`# ${entryLabel(item, langOfIo(io))}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
   }
   say(io, `${t.muted(tr(langOfIo(io), requests.length === 1 ? 'submit.dryRunOne' : 'submit.dryRunMany', { n: requests.length }))}\n`);
 }
