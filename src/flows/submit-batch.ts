@@ -259,6 +259,16 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     return said(withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id)), 'heldUnknown', { id, when }, 'hintCheck', { id });
   }
   const approved = earlier.result?.outcome === 'approved';
+  if (earlier.bodyHash === hash && earlier.result?.outcome === 'denied') {
+    // The same body was denied: sent again it would be a second contract, denied the same way.
+    partial.httpStatus = earlier.answer.httpStatus;
+    partial.result = { outcome: 'denied', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
+    const reason = earlier.result.reason ? `: ${earlier.result.reason}` : '';
+    return said(
+      withOutcome(partial, 'denied', `already denied: contract ${contract} (sent ${when}${reason}; from the store, not sent again)`,
+        'Send it again with corrected data, or with --force once you know a second contract is what you want.'),
+      'alreadyDenied', { id: contract ?? '', when, reason }, 'hintDeniedAgain');
+  }
   if (earlier.bodyHash === hash) {
     partial.httpStatus = earlier.answer.httpStatus;
     if (approved && earlier.result) {

@@ -131,7 +131,8 @@ const MIGRATIONS: readonly string[] = [
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
 const HOLDS_SQL = `(a.submission_id IS NULL OR a.outcome = 'unknown'
-  OR (a.outcome = 'accepted' AND (r.outcome IS NULL OR r.outcome = 'approved')))`;
+  OR (a.outcome = 'accepted' AND (r.outcome IS NULL OR r.outcome = 'approved'
+    OR (r.outcome = 'denied' AND s.body_hash = $3))))`;
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
@@ -348,7 +349,7 @@ export class PostgresStore implements Store {
           `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
            WHERE s.id_proposta = $1 AND s.base_url = $2 AND ${HOLDS_SQL}
            ORDER BY s.id DESC LIMIT 1`,
-          [request.idProposta, request.baseUrl],
+          [request.idProposta, request.baseUrl, request.bodyHash],
         );
         const earlier = rows[0] ? toRecord(rows[0] as Row) : null;
         if (earlier && !request.force) return { kind: 'held', earlier };

@@ -97,7 +97,8 @@ const MIGRATIONS: readonly string[] = [
 
 /** The guard's rule (store.ts, holdsProposal) in SQL, over `a` (answers) and `r` (results). */
 const HOLDS_SQL = `(a.submission_id IS NULL OR a.outcome = 'unknown'
-  OR (a.outcome = 'accepted' AND (r.outcome IS NULL OR r.outcome = 'approved')))`;
+  OR (a.outcome = 'accepted' AND (r.outcome IS NULL OR r.outcome = 'approved'
+    OR (r.outcome = 'denied' AND s.body_hash = ?))))`;
 
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
@@ -387,7 +388,7 @@ export class SqliteStore implements Store {
         `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
          WHERE s.id_proposta = ? AND s.base_url = ? AND ${HOLDS_SQL}
          ORDER BY s.id DESC LIMIT 1`,
-      ).get(request.idProposta, request.baseUrl) as Row | undefined;
+      ).get(request.idProposta, request.baseUrl, request.bodyHash) as Row | undefined;
       const earlier = row ? toRecord(row) : null;
       if (earlier && !request.force) return { kind: 'held', earlier };
       const ref = randomUUID();

@@ -70,15 +70,18 @@ export type ClaimResult =
 /**
  * The guard's rule (docs/cli-contract.md, "The guard"): a submission holds its proposal while
  * it has no answer (in flight, or the process died: unknown), its answer is `unknown`, or
- * it was accepted and no denied or cancelled result came back. Denied, rejected,
- * not_found, invalid (and every answer that proves nothing was created) free it.
- * Engines apply this rule inside the claim's transaction; it is here as the one
- * statement of it (sqlite.ts spells it in SQL as HOLDS_SQL).
+ * it was accepted and no denied or cancelled result came back. A denied contract holds it
+ * against the very same body (`bodyHash`, the one being claimed): running a finished batch
+ * again must not make a second contract of an identical denied proposal; corrected data
+ * may go. Rejected, not_found, invalid (and every answer that proves nothing was created)
+ * free it. Engines apply this rule inside the claim's transaction; it is here as the one
+ * statement of it (sqlite.ts and postgres.ts spell it in SQL as HOLDS_SQL).
  */
-export function holdsProposal(record: SubmissionRecord): boolean {
+export function holdsProposal(record: SubmissionRecord, bodyHash: string): boolean {
   if (record.answer === null) return true;
   if (record.answer.outcome === 'unknown') return true;
   if (record.answer.outcome !== 'accepted') return false;
+  if (record.result?.outcome === 'denied') return record.bodyHash === bodyHash;
   return record.result === null || record.result.outcome === 'approved';
 }
 

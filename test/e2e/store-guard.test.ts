@@ -126,6 +126,31 @@ describe('a finished batch run again', () => {
     expect(entries[0]).toMatchObject({ outcome: 'accepted', result: { outcome: 'approved' } });
   });
 
+  it('a denied proposal is not sent again with the same data (exit 8, from the store); corrected data goes', async () => {
+    const port = await freePort();
+    const sbx = await startCountedSandbox({ delayMs: 200, webhookUrl: `http://127.0.0.1:${port}/webhook` });
+    const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);
+    const denied = writeJson(dir, 'PROP-1002.json', { ...readFixture('valid/bank-only.json'), idProposta: 'PROP-1002' });
+    const wait = ['--wait', '--listen', `127.0.0.1:${port}`, '--timeout', '10', '--json'];
+    const first = await runCli(['submit', denied, ...wait], { env });
+    expect(first.code, first.stderr).toBe(8);
+    const contract = parseSubmitJson(first.stdout).results[0]!.idContrato;
+    expect(sbx.requests()).toBe(1);
+
+    const again = await runCli(['submit', denied, '--json'], { env });
+    expect(again.code, again.stderr).toBe(8);
+    const r = parseSubmitJson(again.stdout).results[0]!;
+    expect(r).toMatchObject({ outcome: 'denied', idContrato: contract });
+    expect(r.message).toMatch(/^already denied: .*from the store, not sent again/);
+    expect(sbx.requests()).toBe(1);
+
+    const fixture = readFixture('valid/bank-only.json');
+    const corrected = writeJson(dir, 'corrected.json', { ...fixture, idProposta: 'PROP-1002', pessoa: { ...fixture.pessoa, email: 'nova@example.com' } });
+    const fixed = await runCli(['submit', corrected, '--json'], { env });
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(sbx.requests()).toBe(2);
+  });
+
   it('a 422 frees the proposal: the same file is sent again, and the corrected one is accepted', async () => {
     const sbx = await startCountedSandbox({ delayMs: 60_000 });
     const env = cliEnv(home, sbx.sandbox.url, sbx.sandbox.token);

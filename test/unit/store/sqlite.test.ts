@@ -84,11 +84,11 @@ describe('SqliteStore', () => {
     expect((await store.claim(claimOf('P1'))).kind).toBe(held ? 'held' : 'claimed');
   });
 
-  it('an approved contract holds the proposal; a denied one frees it', async () => {
+  it('an approved contract holds the proposal; a denied one holds it against the same body only; a cancelled one frees it', async () => {
     const store = await openStore();
     for (const [proposal, outcome, held] of [
       ['P1', 'approved', true],
-      ['P2', 'denied', false],
+      ['P2', 'denied', true],
       ['P3', 'cancelled', false],
     ] as const) {
       const c = await store.claim(claimOf(proposal));
@@ -98,10 +98,12 @@ describe('SqliteStore', () => {
       const again = await store.claim(claimOf(proposal));
       expect(again.kind, proposal).toBe(held ? 'held' : 'claimed');
       if (again.kind === 'held') {
-        expect(again.earlier.result?.outcome).toBe('approved');
-        expect(holdsProposal(again.earlier)).toBe(true);
+        expect(again.earlier.result?.outcome).toBe(outcome);
+        expect(holdsProposal(again.earlier, again.earlier.bodyHash)).toBe(true);
       }
     }
+    // Corrected data after a denial may go: only the very same body is held.
+    expect((await store.claim(claimOf('P2', { bodyHash: 'h2' }))).kind).toBe('claimed');
   });
 
   it('a rejected resend does not free a proposal whose earlier contract is still accepted', async () => {
