@@ -63,6 +63,7 @@ export function invalidResult(report: FileReport): SubmitResult {
     erros: [],
     result: null,
     message: report.exitCode === ExitCode.usage ? 'not sent: the file cannot be used' : 'not sent: the submission is invalid',
+    said: { key: report.exitCode === ExitCode.usage ? 'unusableNotSent' : 'invalidSubmission' },
     exitCode: report.exitCode === ExitCode.usage ? ExitCode.usage : exitCodeFor('invalid'),
     warnings: report.warnings,
     errors: report.errors,

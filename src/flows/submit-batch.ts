@@ -367,12 +367,11 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
           {
             ...result,
             message: `${result.message}; stopped waiting for the result (interrupted)`,
-            hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
+            hint: 'The contracts exist: `econsig history` shows them, and `econsig watch` receives their results.',
           },
           'stoppedWaiting',
           { id: result.idContrato },
-          'hintTimeout',
-          { id: result.idContrato },
+          'hintStoppedWaiting',
         )
       : said(
           {
