@@ -167,7 +167,7 @@ const checkHint = (idProposta: string): string =>
   `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
 
 /** Turn a failure of the client into an outcome: the one place that reads service errors. */
-export function outcomeOfError(
+function outcomeOfError(
   item: SubmitItem,
   error: unknown,
   profile: string,

@@ -57,7 +57,21 @@ export const CATALOGUE: Readonly<Record<Lang, Readonly<Record<MessageKey, string
 
 /** The key (of those starting with `prefix`) of an English text without placeholders: a flag parser's message inside commander's, a description of the help. */
 export function keyOfEnglish(english: string, prefix = ''): MessageKey | undefined {
-  return (Object.keys(en) as MessageKey[]).find((key) => key.startsWith(prefix) && en[key] === english);
+  return keysByEnglish().get(english)?.find((key) => key.startsWith(prefix));
+}
+
+let byEnglish: Map<string, MessageKey[]> | undefined;
+
+/** The keys of each English text, built on first use: the help looks up ~20 texts at every start in Portuguese. */
+function keysByEnglish(): Map<string, MessageKey[]> {
+  if (byEnglish) return byEnglish;
+  byEnglish = new Map();
+  for (const key of Object.keys(en) as MessageKey[]) {
+    const keys = byEnglish.get(en[key]);
+    if (keys) keys.push(key);
+    else byEnglish.set(en[key], [key]);
+  }
+  return byEnglish;
 }
 
 /** Whether `key` is a key of the catalogue (for keys built from a code, e.g. `history.why_${outcome}`). */

@@ -58,7 +58,7 @@ export interface SheetOptions {
 const quote = (text: string): string => JSON.stringify(text);
 
 /** `2, 5-7, 9`: row numbers as ranges, at most 20 parts. */
-export function rowRanges(rows: readonly number[]): string {
+function rowRanges(rows: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     const start = rows[i] as number;
@@ -236,7 +236,7 @@ const CNH_DIGITS = 11;
 const CHOICE_PATHS = Object.keys(CHOICE_FIELDS);
 
 /** One data row: its document, and the problems of its cells. */
-export function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
+function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'now' | 'strict' | 'keepValues' | 'keepCells' | 'keepDocument' | 'lang'>): Omit<SheetReport, 'file'> {
   // The objects of every column's field exist, even when the row leaves them empty: the
   // rules then name the fields ("needs a Pix key or complete bank data"), not the object.
   const document: Record<string, unknown> = {};

@@ -7,6 +7,7 @@
  */
 import { ESTADOS_CIVIS, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../domain/submission.js';
 import { type Lang, choiceLabel } from '../i18n/index.js';
+import { foldHeader } from './columns.js';
 
 export const CHOICE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'pessoa.estadoCivil': ESTADOS_CIVIS,
@@ -14,13 +15,7 @@ export const CHOICE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'contaBancaria.tipo': TIPOS_CONTA,
 };
 
-const fold = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\(a\)/g, '')
-    .replace(/[^a-z0-9]/g, '');
+const fold = (text: string): string => foldHeader(text.replace(/\(a\)/gi, ''));
 
 /** By field: every accepted form, folded, and its code. */
 const accepted = new Map<string, Map<string, string>>();

@@ -35,7 +35,7 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
 }
 
 /** The five result cells of a row; what happened in `lang` (the local errors already are). */
-export function resultCells(result: SubmitResult, lang: Lang): string[] {
+function resultCells(result: SubmitResult, lang: Lang): string[] {
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
     erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${e.message}`).join('; ');

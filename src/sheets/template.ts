@@ -5,7 +5,7 @@
 import type { Lang } from '../i18n/index.js';
 import { SHEET_COLUMNS, columnLabel } from './columns.js';
 
-export function templateCsv(lang: Lang): string {
+function templateCsv(lang: Lang): string {
   return `\ufeff${SHEET_COLUMNS.map((c) => columnLabel(c, lang)).join(';')}\r\n`;
 }
 

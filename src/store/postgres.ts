@@ -127,8 +127,6 @@ const MIGRATIONS: readonly string[] = [
    DROP FUNCTION econsig_announce_result();`,
 ];
 
-/** The schema version this econsig writes and reads. */
-export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
 const HOLDS_SQL = `(a.submission_id IS NULL OR a.outcome = 'unknown'
   OR (a.outcome = 'accepted' AND (r.outcome IS NULL OR r.outcome = 'approved'
@@ -140,10 +138,6 @@ const RECORD_FROM = `econsig_submissions s LEFT JOIN econsig_answers a ON a.subm
 
 type Row = Record<string, unknown>;
 
-/** True for a URL that names the PostgreSQL team store. */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url.trim());
-}
 
 /** What to do about a PostgreSQL failure, by SQLSTATE or system code. */
 function hint(code: string | undefined, location: string): Text {

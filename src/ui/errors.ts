@@ -1,7 +1,7 @@
 import { EconsigError, ExitCode } from '../errors.js';
 import { type Lang, keyOfEnglish, say, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
-import { wrapText } from './wrap.js';
+import { writeWrapped } from './wrap.js';
 import { createTheme } from './theme.js';
 
 /**
@@ -19,7 +19,7 @@ function describeCause(cause: unknown, lang: Lang): string | undefined {
 }
 
 /** What the boundary says of a failure, in `lang`: message, cause, hint, and the catalogue key as a stable code. */
-export function describeFailure(error: unknown, lang: Lang): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
+function describeFailure(error: unknown, lang: Lang): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
   if (!(error instanceof EconsigError)) {
     return {
       message: tr(lang, 'cli.internalError', { message: error instanceof Error ? error.message : String(error) }),
@@ -53,8 +53,7 @@ export function renderError(error: unknown, io: Io): number {
   if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
   if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
   if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));
-  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
-  io.stderr.write(`${wrapText(lines.join('\n'), stderr.isTTY ? stderr.columns : undefined)}\n`);
+  writeWrapped(io.stderr, `${lines.join('\n')}\n`);
 
   if (io.json) {
     const doc = { ok: false, error: { message, cause: cause ?? null, hint: hint ?? null, exitCode, ...(code ? { code } : {}) } };

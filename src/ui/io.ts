@@ -9,6 +9,8 @@ export interface InStream extends NodeJS.ReadableStream {
 }
 export interface OutStream extends NodeJS.WritableStream {
   isTTY?: boolean;
+  /** A terminal's width (Node sets it on a TTY stream). */
+  columns?: number;
 }
 
 export interface Io {

@@ -4,7 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (docs/performance.md). Prompts draw on stderr, so stdout stays for data.
  */
-import { wrapText } from './wrap.js';
+import { widthOf, wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
@@ -118,8 +118,8 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
   const errorStyle = lang === 'en' ? {} : { error: (text: string) => (text === noResults ? tr(lang, 'noResults') : text) };
   // A field's message under the prompt, broken between words at the terminal's width
   // (inquirer puts "> " before it; the terminal alone would break words in two).
-  const { isTTY, columns } = io.stderr as { isTTY?: boolean; columns?: number };
-  const fitted = (answer: true | string): true | string => (answer === true ? true : wrapText(answer, isTTY && columns ? columns - 2 : undefined));
+  const columns = widthOf(io.stderr);
+  const fitted = (answer: true | string): true | string => (answer === true ? true : wrapText(answer, columns ? columns - 2 : undefined));
   // The keys line under a list, in the wizard's words.
   const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
   return {

@@ -8,7 +8,7 @@ import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
 import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
-import { wrapText } from './wrap.js';
+import { writeWrapped } from './wrap.js';
 
 
 function icon(t: Theme, result: SubmitResult): string {
@@ -19,8 +19,7 @@ function icon(t: Theme, result: SubmitResult): string {
 
 /** People's text on stderr, wrapped between words to the terminal's width (ui/wrap.ts). */
 function say(io: Pick<Io, 'stderr'>, text: string): void {
-  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
-  io.stderr.write(wrapText(text, stderr.isTTY ? stderr.columns : undefined));
+  writeWrapped(io.stderr, text);
 }
 
 /** Service errors listed under a result; --json has them all. */
@@ -108,7 +107,7 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
     lines.push(`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`);
     for (const e of report.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e, lang))}: ${e.message}`);
     for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w, lang))}: ${w.message}`);
-    for (const note of report.notes ?? []) lines.push(`    ${t.muted(lang === 'pt-BR' ? 'nota   ' : 'note   ')} ${note}`);
+    for (const note of report.notes ?? []) lines.push(`    ${t.muted(tr(lang, 'validate.noteLabel'))} ${note}`);
   }
   if (lines.length) say(io, `${lines.join('\n')}\n`);
 }

@@ -1,4 +1,4 @@
-import { wrapText } from './wrap.js';
+import { widthOf, wrapText } from './wrap.js';
 import type { Issue } from '../domain/issue.js';
 import type { FileReport } from '../flows/validate-files.js';
 import { type Lang, tr } from '../i18n/index.js';
@@ -85,8 +85,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
   let errors = 0;
   let warnings = 0;
   // On a terminal, broken between words at its width (a long message broke mid-word at 80 columns).
-  const { isTTY, columns } = io.stderr as { isTTY?: boolean; columns?: number };
-  const width = isTTY ? columns : undefined;
+  const width = widthOf(io.stderr);
   const line = (text: string): void => {
     pending += `${width ? wrapText(text, width) : text}\n`;
     if (pending.length >= TEXT_PIECE_CHARS) {

@@ -42,3 +42,13 @@ export function wrapText(text: string, width: number | undefined): string {
     .flatMap((line) => wrapLine(line, width))
     .join('\n');
 }
+
+/** The width of a terminal stream; undefined for a pipe, a file or CI, which are not wrapped. */
+export function widthOf(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  return stream.isTTY ? stream.columns : undefined;
+}
+
+/** Write people's text to `stream`, wrapped between words when it is a terminal. */
+export function writeWrapped(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, text: string): void {
+  stream.write(wrapText(text, widthOf(stream)));
+}

@@ -105,7 +105,7 @@ export function runInTerminal(
   const assignments = Object.entries(all)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
-  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\necho $? > '${exitFile}'\nsleep 600\n`);
+  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\necho $? > '${exitFile}.tmp'\nmv '${exitFile}.tmp' '${exitFile}'\nsleep 600\n`);
   rmSync(exitFile, { force: true });
   const term = startTmux(`sh '${script}'`, size);
   const waitExit = async (ms: number): Promise<void> => {

@@ -43,8 +43,9 @@ export function startWatch(args: string[], env: Record<string, string | undefine
     for (const w of waiters.splice(0)) w();
   });
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  // 'close', not 'exit': the process's output is read to its end before anyone looks at it.
   const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       running.delete(child);
       resolve(code);
     }),

@@ -140,8 +140,6 @@ describe('econsig submit in a terminal: the wizard, the confirmation, the progre
     expect(term.pane(true)).toContain('PROP-1003');
     term.keys('Enter'); // Submit, the first choice
     await waitExit(15_000);
-    // The shell creates the file before it writes the code into it.
-    for (let i = 0; i < 100 && readFileSync(exitFile, 'utf8').trim() === ''; i++) await sleep(50);
     expect(readFileSync(exitFile, 'utf8').trim(), term.pane(true)).toBe('0');
     expect(sandbox.contracts().map((c) => c.idProposta)).toEqual(['PROP-1003']);
   }, 30_000);

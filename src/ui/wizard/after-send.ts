@@ -6,7 +6,7 @@
 import type { Outcome } from '../../domain/outcome.js';
 import type { FieldPath } from '../../domain/submission.js';
 import type { Io } from '../io.js';
-import { wrapText } from '../wrap.js';
+import { writeWrapped } from '../wrap.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
 import { fieldLabel, listHelp, t, type WizardLang } from './messages.js';
@@ -25,7 +25,7 @@ export interface Refusal {
 const RETRYABLE: ReadonlySet<Outcome> = new Set(['unavailable', 'rate_limited', 'unauthorized']);
 
 /** Why, in the clerk's words (the service's own messages are on the result line just above). */
-export function refusalLines(lang: WizardLang, refusal: Refusal, theme: Theme): string[] {
+function refusalLines(lang: WizardLang, refusal: Refusal, theme: Theme): string[] {
   const status = refusal.httpStatus ?? '';
   const why: Partial<Record<Outcome, string>> = {
     rejected: t(lang, 'refusedRejected', { status }),
@@ -49,8 +49,7 @@ export async function askAfterRefusal(options: {
   fields: readonly FieldPath[];
 }): Promise<AfterRefusal> {
   const { lang, refusal, fields } = options;
-  const stderr = options.io.stderr as { isTTY?: boolean; columns?: number };
-  options.io.stderr.write(`\n${wrapText(refusalLines(lang, refusal, options.theme).join('\n'), stderr.isTTY ? stderr.columns : undefined)}\n\n`);
+  writeWrapped(options.io.stderr, `\n${refusalLines(lang, refusal, options.theme).join('\n')}\n\n`);
   const choices: Array<{ value: AfterRefusal; name: string }> = [];
   // "unknown": the contract may exist; sending again is for the guard and a person to decide.
   if (refusal.outcome !== 'unknown') {

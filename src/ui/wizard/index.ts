@@ -4,7 +4,7 @@
  * uses, shows a masked summary, and hands the normalised submission back to the submit flow.
  * It sends nothing itself.
  */
-import { searchBanks } from '../../domain/banks.js';
+import { foldAccents, searchBanks } from '../../domain/banks.js';
 import { UF_NAMES, UFS, type Uf } from '../../domain/brazil.js';
 import type { Issue } from '../../domain/normalize.js';
 import { cnhProblem, ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
@@ -15,7 +15,7 @@ import type { Note } from '../../domain/normalize.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
-import { wrapText } from '../wrap.js';
+import { writeWrapped } from '../wrap.js';
 import {
   checkField,
   type Draft,
@@ -99,16 +99,13 @@ export async function runWizard(options: WizardOptions): Promise<WizardResult> {
 
 const UF_CHOICES: readonly PromptChoice<Uf>[] = UFS.map((uf) => ({ value: uf, name: `${uf}  ${UF_NAMES[uf]}` }));
 
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
 
 /** The UFs whose code or name matches what is typed (accents ignored). */
 export function searchUfs(term: string): readonly PromptChoice<Uf>[] {
-  const wanted = fold(term.trim());
+  const wanted = foldAccents(term.trim());
   if (!wanted) return UF_CHOICES;
-  const byCode = UF_CHOICES.filter((c) => fold(c.value).startsWith(wanted));
-  const byName = UF_CHOICES.filter((c) => !byCode.includes(c) && fold(UF_NAMES[c.value]).includes(wanted));
+  const byCode = UF_CHOICES.filter((c) => foldAccents(c.value).startsWith(wanted));
+  const byName = UF_CHOICES.filter((c) => !byCode.includes(c) && foldAccents(UF_NAMES[c.value]).includes(wanted));
   return [...byCode, ...byName];
 }
 
@@ -151,8 +148,7 @@ class Wizard {
   }
 
   private say(line = ''): void {
-    const stderr = this.options.io.stderr as { isTTY?: boolean; columns?: number };
-    this.options.io.stderr.write(`${wrapText(line, stderr.isTTY ? stderr.columns : undefined)}\n`);
+    writeWrapped(this.options.io.stderr, `${line}\n`);
   }
 
   async run(): Promise<WizardResult> {

@@ -10,7 +10,7 @@ import type { Io } from '../io.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
 import { t, type WizardLang } from './messages.js';
-import { wrapText } from '../wrap.js';
+import { writeWrapped } from '../wrap.js';
 
 export interface Keeper {
   io: Pick<Io, 'stderr'>;
@@ -72,6 +72,5 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
 /** A draft without a question, and a line naming it (after a refused send). */
 export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<void> {
   const path = await saveDraft(keeper, submission, dir);
-  const stderr = keeper.io.stderr as { isTTY?: boolean; columns?: number };
-  if (path) keeper.io.stderr.write(`${wrapText(keeper.theme.warning(t(keeper.lang, 'draftKept', { path })), stderr.isTTY ? stderr.columns : undefined)}\n`);
+  if (path) writeWrapped(keeper.io.stderr, `${keeper.theme.warning(t(keeper.lang, 'draftKept', { path }))}\n`);
 }

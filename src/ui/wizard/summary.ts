@@ -54,7 +54,7 @@ export interface SummaryOptions {
  * `Title: a · b · c` as lines of at most `width` columns, broken between values; the next
  * lines start under the first value's indent plus two. A value longer than a line stays whole.
  */
-export function packSection(title: string, values: readonly string[], width: number | undefined): string[] {
+function packSection(title: string, values: readonly string[], width: number | undefined): string[] {
   const first = `  ${title}:`;
   if (!width) return [values.length ? `${first} ${values.join(' · ')}` : first];
   const lines: string[] = [];
