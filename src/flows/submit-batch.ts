@@ -88,17 +88,15 @@ export interface SubmitResult {
   idProposta: string | null;
 }
 
-/**
- * What happened, as a key of the people's message catalogue (i18n/) and its values, so
- * the terminal can say it in the reader's language; `message` and `hint` stay the English
- * record (--json, the store).
- */
-export type { Said } from '../i18n/index.js';
 
-/** Say it: the key for people's text, and the hint (a key, or a Said given by the caller). */
+/**
+ * Say it: the key for people's text, and the hint (a key, or a Said given by the caller).
+ * The hint's English record is the catalogue's, unless the result already has its own.
+ */
 function said(result: SubmitResult, key: MessageKey, values?: Said['values'], hint?: MessageKey | Said, hintValues?: Said['values']): SubmitResult {
   const hintSaid = typeof hint === 'string' ? { key: hint, ...(hintValues ? { values: hintValues } : {}) } : hint;
-  return { ...result, said: { key, ...(values ? { values } : {}) }, ...(hintSaid ? { hintSaid } : {}) };
+  const english = hintSaid && result.hint === undefined ? { hint: say('en', hintSaid) } : {};
+  return { ...result, ...english, said: { key, ...(values ? { values } : {}) }, ...(hintSaid ? { hintSaid } : {}) };
 }
 
 export interface BatchProgress {
@@ -115,11 +113,9 @@ export interface BatchOptions {
   baseUrl: string;
   concurrency: number;
   force: boolean;
-  /** What to suggest when the service cannot be reached at all. */
   /** What to do when the service cannot be reached (the sandbox's own hint, for one). */
   unreachableHint?: Said;
-  /** What to suggest after a 401: where the token came from (flows/auth-session.ts). */
-  /** What to do after a 401, naming where the token came from. */
+  /** What to do after a 401, naming where the token came from (flows/auth-session.ts). */
   unauthorizedHint?: Said;
   waiter?: ResultWaiter;
   waitTimeoutMs: number;
@@ -187,19 +183,16 @@ function outcomeOfError(
     ].join('; ');
     if (error instanceof UnauthorizedError) {
       const hint: Said = unauthorizedHint ?? { key: 'hintLogInAgain', values: { profile } };
-      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired', say('en', hint)), 'unauthorized', undefined, hint);
+      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired'), 'unauthorized', undefined, hint);
     }
     if (error instanceof ProposalNotFoundError) {
-      return said(withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`,
-        'Check idProposta: it must be the id of a simulated proposal the worker chose.'), 'notFound', { id }, 'hintNotFound');
+      return said(withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`), 'notFound', { id }, 'hintNotFound');
     }
     if (error instanceof RateLimitedError) {
-      return said(withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`,
-        'Nothing was created. Send again later, or lower --concurrency.'), 'rateLimited', { n: error.attempts }, 'hintRateLimited');
+      return said(withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`), 'rateLimited', { n: error.attempts }, 'hintRateLimited');
     }
     if (error instanceof ValidationRejectedError) {
-      return said(withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`,
-        'Fix what the service names and send again. If it says a contract of this worker is in progress, wait until that one is finished.'), 'rejected', { status: error.status }, 'hintRejected');
+      return said(withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`), 'rejected', { status: error.status }, 'hintRejected');
     }
     if (error instanceof ServerError) {
       return said(withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
@@ -208,8 +201,7 @@ function outcomeOfError(
       const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
       return may
         ? said(withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-        : said(withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`,
-            'Check the base URL (`econsig config get base-url`): this does not look like the contract service.'), 'undocumented', { status: error.status }, 'hintBaseUrl');
+        : said(withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`), 'undocumented', { status: error.status }, 'hintBaseUrl');
     }
     return said(withOutcome(partial, 'rejected', `${error.status} ${error.message}`), 'rejectedOther', { status: error.status, message: error.message });
   }
@@ -217,23 +209,22 @@ function outcomeOfError(
     partial.attempts = error.attempts;
     return error.sent
       ? said(withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-      : said(withOutcome(partial, 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.'), 'interruptedNotSent', undefined, 'hintInterrupted');
+      : said(withOutcome(partial, 'skipped', 'not sent: interrupted'), 'interruptedNotSent', undefined, 'hintInterrupted');
   }
   // A token that could not be renewed mid-batch: the POST never left.
   if (error instanceof TokenRefusedError) {
-    return said(withOutcome(partial, 'unauthorized', `not sent: ${error.message}`,
-      `Check the client credentials: \`econsig auth login --client-credentials --profile ${profile} ...\`.`),
+    return said(withOutcome(partial, 'unauthorized', `not sent: ${error.message}`),
     'tokenRefused', { error: error.error, status: error.status }, 'hintClientCredentials', { profile });
   }
   if (error instanceof TokenEndpointUnavailableError) {
-    return said(withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`, 'Check auth.token-url and the network, then send again.'),
+    return said(withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`),
       'tokenUnavailable', { status: error.status ?? '—' }, 'hintTokenUrl');
   }
   if (error instanceof TimeoutError || error instanceof ConnectionError) {
     partial.attempts = error.attempts;
     if (!error.sent) {
       const hint: Said = unreachableHint ?? { key: 'hintUnreachable' };
-      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`, say('en', hint)), 'unavailable', undefined, hint);
+      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`), 'unavailable', undefined, hint);
     }
     return said(withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
   }
@@ -251,7 +242,6 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
   const when = earlier.sentAt;
   const contract = earlier.answer?.idContrato ?? null;
   partial.idContrato = contract;
-  const forceHint = 'Use --force only once you know a second contract is what you want.';
   if (earlier.answer === null) {
     return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} was claimed at ${when} and has no answer recorded: another econsig run is sending it, or one was cut short and it may have arrived`, checkHint(id)), 'heldUnanswered', { id, when }, 'hintCheck', { id });
   }
@@ -265,8 +255,7 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     partial.result = { outcome: 'denied', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
     const reason = earlier.result.reason ? `: ${earlier.result.reason}` : '';
     return said(
-      withOutcome(partial, 'denied', `already denied: contract ${contract} (sent ${when}${reason}; from the store, not sent again)`,
-        'Send it again with corrected data, or with --force once you know a second contract is what you want.'),
+      withOutcome(partial, 'denied', `already denied: contract ${contract} (sent ${when}${reason}; from the store, not sent again)`),
       'alreadyDenied', { id: contract ?? '', when, reason }, 'hintDeniedAgain');
   }
   if (earlier.bodyHash === hash) {
@@ -278,8 +267,7 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     return said(withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`), 'alreadyAccepted', { id: contract ?? '', when });
   }
   const state = approved ? 'approved' : 'accepted and has no result yet';
-  return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`,
-    `One contract per proposal. Check it with \`econsig history --proposal ${id}\`. ${forceHint}`),
+  return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`),
   approved ? 'heldApproved' : 'heldAccepted', { id, contract: contract ?? '', when }, 'hintOneContract', { id });
 }
 
@@ -312,7 +300,7 @@ function release(ready: Extract<Prepared, { kind: 'ready' }>, options: BatchOpti
 }
 
 const interrupted = (item: SubmitItem): SubmitResult =>
-  said(withOutcome(base(item), 'skipped', 'not sent: interrupted', 'Run the same command again: only what was not sent is sent.'), 'interruptedNotSent', undefined, 'hintInterrupted');
+  said(withOutcome(base(item), 'skipped', 'not sent: interrupted'), 'interruptedNotSent', undefined, 'hintInterrupted');
 
 /** Record the answer of a submission (or that it was never sent), without awaiting the disk. */
 function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
@@ -367,7 +355,6 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
           {
             ...result,
             message: `${result.message}; stopped waiting for the result (interrupted)`,
-            hint: 'The contracts exist: `econsig history` shows them, and `econsig watch` receives their results.',
           },
           'stoppedWaiting',
           { id: result.idContrato },
@@ -379,7 +366,6 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
             outcome: 'timeout',
             exitCode: exitCodeFor('timeout'),
             message: `${result.message}; no result within ${seconds}s`,
-            hint: `The contract exists. Follow it with \`econsig watch --contract ${result.idContrato}\` or \`econsig history --contract ${result.idContrato}\`.`,
           },
           'noResultWithin',
           { id: result.idContrato, seconds },
@@ -417,8 +403,7 @@ function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): Sub
   }
   const partial = base(item);
   partial.idContrato = settled.idContrato;
-  return said(withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`,
-    'One contract per proposal: keep one of the two files, or send this one later with --force.'), 'alsoIn', { id: item.body.idProposta, file: where(first) }, 'hintAlsoIn');
+  return said(withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`), 'alsoIn', { id: item.body.idProposta, file: where(first) }, 'hintAlsoIn');
 }
 
 /**

@@ -64,7 +64,7 @@ export const en = {
   outcomes_unavailable: 'unavailable',
   outcomes_unknown: 'unknown',
   outcomes_skipped: 'skipped',
-  // What happened (flows/submit-batch.ts SaidKey)
+  // What happened (flows/submit-batch.ts, said by key)
   accepted: '202 accepted: contract {id}',
   alreadyAccepted: 'already accepted at {when}: contract {id} (from the store, not sent again)',
   alreadyApproved: 'already approved: contract {id} (sent {when}; from the store, not sent again)',
