@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 const DIST = new URL('../dist/', import.meta.url);
 
 async function serve(home) {
-  const { SqliteStore } = await import(new URL('store/sqlite.js', DIST).href);
+  const { SqliteStore } = await import(new URL('record/sqlite.js', DIST).href);
   const { startListener } = await import(new URL('webhook/server.js', DIST).href);
   const store = await SqliteStore.open(home);
   const listener = await startListener({ host: '127.0.0.1', port: 0, path: '/webhook', store, onEvent: () => {} });

@@ -49,8 +49,13 @@ describe('layering (docs/design.md "Dependency direction")', () => {
     expect(LEAF_HELPERS.flatMap((helper) => importsOf(helper.replace(/\.js$/, '.ts')))).toEqual([]);
   });
 
-  it('store/ imports nothing from cli-inputs.ts, domain/, flows/, commands/ or ui/', () => {
-    expect(breaches('store/', (t) => !isCli(t) && !isUnder(t, 'domain/', 'flows/', 'commands/', 'ui/'))).toEqual([]);
+  it('record/ and settings/ import nothing from cli-inputs.ts, domain/, flows/, commands/ or ui/', () => {
+    const below = (t: string) => !isCli(t) && !isUnder(t, 'domain/', 'flows/', 'commands/', 'ui/');
+    expect([...breaches('record/', below), ...breaches('settings/', below)]).toEqual([]);
+  });
+
+  it('settings/ imports nothing of the record, and webhook/ nothing of the record or settings', () => {
+    expect([...breaches('settings/', (t) => !isUnder(t, 'record/')), ...breaches('webhook/', (t) => !isUnder(t, 'record/', 'settings/'))]).toEqual([]);
   });
 
   it('service/ and webhook/ know nothing of the CLI, its commands, flows or terminal', () => {
@@ -68,4 +73,32 @@ describe('layering (docs/design.md "Dependency direction")', () => {
     );
     expect(writers).toEqual([]);
   });
+
+  it('no import loop between the folders of src/ (type-only imports included)', () => {
+    // A folder of src/ is one node; a file at the top of src/ is a node of its own.
+    const unit = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : path.replace(/\.js$/, '.ts'));
+    const edges = new Map<string, Set<string>>();
+    for (const file of files) {
+      for (const target of importsOf(file)) {
+        const [from, to] = [unit(file), unit(target)];
+        if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    // A loop is a path back to where it started; each is named by the first found.
+    const loops: string[] = [];
+    const onPath: string[] = [];
+    const done = new Set<string>();
+    const visit = (node: string): void => {
+      const at = onPath.indexOf(node);
+      if (at >= 0) return void loops.push([...onPath.slice(at), node].join(' → '));
+      if (done.has(node)) return;
+      onPath.push(node);
+      for (const next of edges.get(node) ?? []) visit(next);
+      onPath.pop();
+      done.add(node);
+    };
+    for (const node of edges.keys()) visit(node);
+    expect(loops).toEqual([]);
+  });
 });
+

@@ -1,10 +1,10 @@
 import type { AuthInput, ClientCredentialsLogin, Context } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { type Lang, text, tr } from '../i18n/index.js';
-import { parseSettingValue } from '../store/keys.js';
-import { openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
-import { deleteTokenCache } from '../store/token-cache.js';
-import { describeToken, noTokenError, requireToken, resolveToken } from '../store/token.js';
+import { parseSettingValue } from '../settings/keys.js';
+import { openProfile, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
+import { deleteTokenCache } from '../settings/token-cache.js';
+import { describeToken, noTokenError, requireToken, resolveToken } from '../settings/token.js';
 import {
   writeAuthStatus,
   writeLoginResult,

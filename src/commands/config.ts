@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import type { ConfigInput, Context } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { tr } from '../i18n/index.js';
-import { homePaths, resolveHome } from '../store/home.js';
-import { SETTING_KEYS, assertSettingKey, displayValue, isPathSetting, parseSettingValue, type SettingKey } from '../store/keys.js';
-import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from '../store/settings.js';
+import { homePaths, resolveHome } from '../settings/home.js';
+import { SETTING_KEYS, assertSettingKey, displayValue, isPathSetting, parseSettingValue, type SettingKey } from '../settings/keys.js';
+import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
 import { writePaths, writeSetting, writeSettingChanged, writeSettingList, type SettingView } from '../ui/config-output.js';
 import { writeWarning } from '../ui/auth-output.js';
 

@@ -3,8 +3,8 @@ import { ExitCode, UsageError } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
 import { text } from '../i18n/index.js';
 import { sinceInstant } from '../domain/since.js';
-import { openStore } from '../store/open-store.js';
-import { resolveSettings } from '../store/settings.js';
+import { openStore } from '../record/open.js';
+import { resolveSettings } from '../settings/settings.js';
 import { renderHistory, renderImport } from '../ui/history-output.js';
 
 /** The submit outcomes, and `cancelled`, which only a result can be. */

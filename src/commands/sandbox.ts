@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context, SandboxInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
-import { listenerSettings, resolveSettings } from '../store/settings.js';
+import { listenerSettings, resolveSettings } from '../settings/settings.js';
 import { decodeSecret } from '../webhook/verify.js';
 
 /** `econsig sandbox`: run the simulator until SIGINT/SIGTERM, logging every exchange. */

@@ -7,19 +7,19 @@ import { isSuccess } from '../domain/outcome.js';
 import { fieldsOfServiceErrors } from '../domain/service-fields.js';
 import type { FieldPath } from '../domain/submission.js';
 import { authPlanOf } from '../flows/auth-session.js';
-import type { SubmitResult } from '../flows/submit-batch.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
-import { type FileReport, type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
+import { type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
 import { langOf } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
-import { resolveHome } from '../store/home.js';
-import type { ResolvedSettings } from '../store/settings.js';
+import { resolveHome } from '../settings/home.js';
+import type { ResolvedSettings } from '../settings/settings.js';
 import { createPrompts, PromptCancelledError } from '../ui/prompts.js';
 import { createTheme } from '../ui/theme.js';
 import { askAfterRefusal } from '../ui/wizard/after-send.js';
 import { t, type WizardLang } from '../ui/wizard/messages.js';
 import { keepDraft, saveToChosenFile } from '../ui/wizard/saving.js';
 import { renderSaved } from '../ui/submit-output.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
   try {

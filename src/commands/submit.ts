@@ -2,12 +2,12 @@ import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
 import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
-import { StoreIncompleteError, type SubmitResult } from '../flows/submit-batch.js';
+import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { expandInputs } from '../flows/inputs.js';
-import { type FileReport, checkSource, reportsExitCode } from '../flows/validate-files.js';
+import { checkSource, reportsExitCode } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
-import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../store/settings.js';
-import { SANDBOX_BASE_URL, type Settings } from '../store/keys.js';
+import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../settings/settings.js';
+import { SANDBOX_BASE_URL, type Settings } from '../settings/keys.js';
 import {
   createSubmitProgress,
   renderDryRun,
@@ -23,6 +23,7 @@ import { langOf, say, submissions, tr } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
   const flags: Partial<Settings> = {};

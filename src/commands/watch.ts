@@ -1,7 +1,7 @@
 import type { Context, WatchInput } from '../cli-inputs.js';
 import { text } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { type ListenerSettings, listenerSettings, resolveSettings } from '../store/settings.js';
+import { type ListenerSettings, listenerSettings, resolveSettings } from '../settings/settings.js';
 import { renderImport } from '../ui/history-output.js';
 import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
@@ -17,7 +17,7 @@ interface WatchSettings extends ListenerSettings {
   waitTimeoutSeconds: number;
 }
 
-/** Flag > env > profile config > default (store/settings.ts). */
+/** Flag > env > profile config > default (settings/settings.ts). */
 async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSettings> {
   const s = await resolveSettings({
     env: ctx.env,

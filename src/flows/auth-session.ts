@@ -13,11 +13,11 @@ import { InsecureTransportError, InvalidBaseUrlError } from '../service/errors.j
 import { TokenEndpointUnavailableError, TokenRefusedError, requestAccessToken, type ClientCredentials } from '../service/oauth.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
 import { clientCredentialsSource, staticTokenSource, type CachedToken, type TokenSource } from '../service/token-source.js';
-import { resolveAuthPlan, type AuthPlan } from '../store/auth-plan.js';
-import type { ResolvedSettings } from '../store/settings.js';
-import { readTokenCache, writeTokenCache } from '../store/token-cache.js';
-import { requireToken } from '../store/token.js';
-import { checkCertificateDates, loadTlsMaterial, type TlsMaterial } from '../store/tls-files.js';
+import { resolveAuthPlan, type AuthPlan } from '../settings/auth-plan.js';
+import type { ResolvedSettings } from '../settings/settings.js';
+import { readTokenCache, writeTokenCache } from '../settings/token-cache.js';
+import { requireToken } from '../settings/token.js';
+import { checkCertificateDates, loadTlsMaterial, type TlsMaterial } from '../settings/tls-files.js';
 import type { Said } from '../i18n/index.js';
 
 export interface AuthSession {

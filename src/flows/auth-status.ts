@@ -5,11 +5,11 @@
 import type { Text } from '../i18n/index.js';
 import { EconsigError } from '../errors.js';
 import { isUsable } from '../service/token-source.js';
-import type { AuthPlan } from '../store/auth-plan.js';
-import type { ResolvedSettings } from '../store/settings.js';
-import { readTokenCache, tokenCachePath } from '../store/token-cache.js';
-import { describeToken, type TokenReport } from '../store/token.js';
-import { expiresSoon, loadTlsMaterial } from '../store/tls-files.js';
+import type { AuthPlan } from '../settings/auth-plan.js';
+import type { ResolvedSettings } from '../settings/settings.js';
+import { readTokenCache, tokenCachePath } from '../settings/token-cache.js';
+import { describeToken, type TokenReport } from '../settings/token.js';
+import { expiresSoon, loadTlsMaterial } from '../settings/tls-files.js';
 import { maskSecret } from '../redact.js';
 import { authPlanOf } from './auth-session.js';
 

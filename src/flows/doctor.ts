@@ -11,11 +11,11 @@ import { Agent, type Dispatcher } from 'undici';
 import { EconsigError, ExitCode, type Message } from '../errors.js';
 import { text } from '../i18n/index.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
-import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../store/settings.js';
-import { resolveHome } from '../store/home.js';
-import { openStore } from '../store/open-store.js';
-import { tokenExpiry } from '../store/token.js';
-import { checkCertificateDates, expiresSoon, loadTlsMaterial, type TlsConnectOptions, type TlsMaterial } from '../store/tls-files.js';
+import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../settings/settings.js';
+import { resolveHome } from '../settings/home.js';
+import { openStore } from '../record/open.js';
+import { tokenExpiry } from '../settings/token.js';
+import { checkCertificateDates, expiresSoon, loadTlsMaterial, type TlsConnectOptions, type TlsMaterial } from '../settings/tls-files.js';
 import { authPlanOf, openAuthSession, tlsFailure, tokenFailure } from './auth-session.js';
 
 export const CHECKS = ['settings', 'clock', 'dns', 'tcp', 'tls', 'certificate', 'token', 'receiver', 'store'] as const;

@@ -8,19 +8,13 @@ import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { type Issue, ROOT_PATH } from '../domain/issue.js';
 import { type Lang, type MessageKey, type Said, say, tr } from '../i18n/index.js';
+import type { Source } from '../domain/report.js';
 
 /** A submission file is a small object; anything past this is a mistake, not a submission. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 export const FILE_PATH = '(file)';
 
-export interface Source {
-  /** As shown to the operator and in --json: the path as typed (or found), `-` for stdin. */
-  file: string;
-  absolute: string | null;
-  /** A problem found while expanding (missing path, folder without JSON), said in the run's language later. */
-  problem?: Said;
-}
 
 /** Expand files, `-` and folders, in the order given; folders sorted by path. */
 export function expandInputs(paths: readonly string[], cwd: string): Source[] {

@@ -3,7 +3,7 @@ import { text } from '../i18n/index.js';
 import { writeFileSync } from 'node:fs';
 import { EconsigError, ExitCode } from '../errors.js';
 import { isSuccess } from '../domain/outcome.js';
-import type { SubmitResult } from './submit-batch.js';
+import type { SubmitResult } from '../domain/report.js';
 
 const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
 

@@ -7,7 +7,7 @@
 import { text } from '../i18n/index.js';
 import { request } from 'undici';
 import { EconsigError, ExitCode } from '../errors.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../record/record.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { ListenError, type Listener, hostForUrl, startListener } from '../webhook/server.js';
 import { type ContractResult, fromStore, isFinal } from './watch-session.js';

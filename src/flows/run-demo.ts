@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { type Lang, tr } from '../i18n/index.js';
 import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
-import { openStore } from '../store/open-store.js';
+import { openStore } from '../record/open.js';
 import { startResultWaiter } from './result-waiter.js';
 import { runSubmit } from './run-submit.js';
-import type { BatchProgress, SubmitResult } from './submit-batch.js';
-import { type FileReport, validateFiles } from './validate-files.js';
+import type { BatchProgress } from './submit-batch.js';
+import { validateFiles } from './validate-files.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 const DEMO_EXAMPLE = packageFile('fixtures', 'valid', 'bank-and-pix.json');
 

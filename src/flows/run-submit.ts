@@ -8,17 +8,17 @@ import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
-import type { ImportReport } from '../store/import-journal.js';
-import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
+import type { ImportReport } from '../record/import-journal.js';
+import { openStore } from '../record/open.js';
+import type { Store } from '../record/record.js';
 import type { ExtractOptions } from '../webhook/extract.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
 import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
-import { type BatchProgress, type SubmitItem, type SubmitResult, submitBatch } from './submit-batch.js';
-import type { FileReport } from './validate-files.js';
+import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
 import type { TokenSource } from '../service/token-source.js';
-import type { TlsConnectOptions } from '../store/tls-files.js';
+import type { TlsConnectOptions } from '../settings/tls-files.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 export interface RunSubmitOptions {
   home: string;

@@ -7,8 +7,9 @@ import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
 import { text, tr } from '../i18n/index.js';
-import type { Source, StdinReader } from './inputs.js';
-import { type FileReport, checkSource } from './validate-files.js';
+import type { StdinReader } from './inputs.js';
+import { checkSource } from './validate-files.js';
+import type { Source, FileReport } from '../domain/report.js';
 
 export type { SheetReport } from '../sheets/check-sheet.js';
 

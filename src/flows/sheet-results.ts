@@ -6,8 +6,8 @@ import { UsageError } from '../errors.js';
 import { type Lang, text } from '../i18n/index.js';
 import { type ResultsWriter, openResults, resultsPath } from '../sheets/results.js';
 import type { SheetInput } from './sheet-inputs.js';
-import type { BatchProgress, SubmitResult } from './submit-batch.js';
-import type { FileReport } from './validate-files.js';
+import type { BatchProgress } from './submit-batch.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 export interface SheetResults {
   /** The progress of the batch, also writing each row's final result. */

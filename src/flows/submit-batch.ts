@@ -22,9 +22,11 @@ import {
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
-import { StorageError, type Store, type SubmissionRecord } from '../store/store.js';
+import { type Store, type SubmissionRecord } from '../record/record.js';
 import type { ResultWaiter } from './result-waiter.js';
 import { type MessageKey, type Said, say, text } from '../i18n/index.js';
+import { StorageError } from '../settings/home.js';
+import type { ApprovalResult, SubmitResult } from '../domain/report.js';
 
 /**
  * The store failed during the batch (disk full, permissions): some answers are not in it,
@@ -54,39 +56,7 @@ export interface SubmitItem {
   warnings: Issue[];
 }
 
-export interface ApprovalResult {
-  outcome: 'approved' | 'denied' | 'cancelled';
-  status: string | null;
-  reason: string | null;
-  source: 'live' | 'store';
-}
 
-export interface SubmitResult {
-  file: string;
-  /** A spreadsheet row: its number as the sheet shows it (header = row 1). */
-  row?: number;
-  outcome: Outcome;
-  httpStatus: number | null;
-  idContrato: string | null;
-  erros: { codigo: string; msg: string }[];
-  /** The approval result, with --wait. */
-  result: ApprovalResult | null;
-  /** What happened, for people. */
-  message: string;
-  /** What to do next, when something went wrong. */
-  hint?: string;
-  /** `message` and `hint` as keys of the people's catalogue (i18n/), where one exists. */
-  said?: Said;
-  hintSaid?: Said;
-  exitCode: ExitCode;
-  warnings: Issue[];
-  errors: Issue[];
-  /** Requests made for this submission (retries included). */
-  attempts: number;
-  /** From its claim to its answer (and, with --wait, to its result); JUnit's time. */
-  elapsedMs?: number;
-  idProposta: string | null;
-}
 
 
 /**

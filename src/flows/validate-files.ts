@@ -7,24 +7,10 @@ import type { Submission } from '../domain/submission.js';
 import { validateSubmission } from '../domain/validate.js';
 import { firstFailure } from '../domain/outcome.js';
 import type { Lang } from '../i18n/index.js';
-import { type Source, type StdinReader, expandInputs, loadSource } from './inputs.js';
+import { type StdinReader, expandInputs, loadSource } from './inputs.js';
+import type { Source } from '../domain/report.js';
+import type { FileReport } from '../domain/report.js';
 
-export interface FileReport {
-  file: string;
-  ok: boolean;
-  errors: Issue[];
-  warnings: Issue[];
-  /** The exit code this file alone would give: 0, 1 (invalid) or 2 (unreadable). */
-  exitCode: ExitCode;
-  /** The normalised submission, when valid. */
-  value?: Submission;
-  /** A spreadsheet row (src/sheets): its number as the sheet shows it (header = row 1). */
-  row?: number;
-  /** A spreadsheet's header row: its problems are the columns' (missing, unknown). */
-  header?: boolean;
-  /** What was skipped, for people (empty rows, a title above the header); never a failure. */
-  notes?: string[];
-}
 
 export interface ValidateFilesOptions {
   cwd: string;

@@ -1,6 +1,6 @@
 /** The watch use-case: a listener, the store and an optional wait for one contract's result. */
-import { openStore, type OpenStoreOptions } from '../store/open-store.js';
-import type { ResultRecord } from '../store/store.js';
+import { openStore, type OpenStoreOptions } from '../record/open.js';
+import type { ResultRecord } from '../record/record.js';
 import type { CallbackAuth } from '../webhook/auth.js';
 import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
 import { type Listener, startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';

@@ -1,6 +1,6 @@
 /**
  * `auth`'s texts: status, login, logout (ui/auth-output.ts, commands/auth.ts), the token's
- * prompts (ui/token-input.ts) and the "no token" error (store/token.ts). Part of the one
+ * prompts (ui/token-input.ts) and the "no token" error (settings/token.ts). Part of the one
  * catalogue of i18n/index.ts.
  */
 export const en = {
@@ -87,7 +87,7 @@ export const en = {
   'auth.paste': 'Paste the {name} for profile "{profile}":',
   'auth.pasteEmpty': 'The {name} is empty.',
   'auth.cancelled': 'Login cancelled.',
-  // store/token.ts
+  // settings/token.ts
   'auth.noToken': 'No token for profile "{profile}".',
   'auth.noTokenHint': 'Run `econsig auth login{flag}` or set ECONSIG_TOKEN.',
 } as const;

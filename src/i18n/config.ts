@@ -1,6 +1,6 @@
 /**
- * `config`'s texts and the settings layer's errors (store/keys.ts, store/settings.ts,
- * store/config-file.ts, ui/config-output.ts). Part of the one catalogue of i18n/index.ts.
+ * `config`'s texts and the settings layer's errors (settings/keys.ts, settings/settings.ts,
+ * settings/config-file.ts, ui/config-output.ts). Part of the one catalogue of i18n/index.ts.
  */
 export const en = {
   'config.unknownSetting': 'Unknown setting "{key}".{didYouMean}',

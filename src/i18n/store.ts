@@ -1,6 +1,6 @@
 /**
- * Local storage failures (exit 74): the store of submissions (store/sqlite.ts,
- * store/postgres.ts, store/store.ts) and the import of an old journal. The system's cause
+ * Local storage failures (exit 74): the store of submissions (record/sqlite.ts,
+ * record/postgres.ts, record/record.ts) and the import of an old journal. The system's cause
  * (EACCES, a SQLSTATE, the database's own words) stays as the system gave it. Part of the
  * one catalogue of i18n/index.ts.
  */

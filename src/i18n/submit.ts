@@ -1,7 +1,7 @@
 /**
  * `submit`'s usage and setup errors outside the run's own lines (area run): the target,
  * the token, the JUnit report, --wait's listener, the wizard's command line, and the
- * OAuth2 settings a profile lacks (store/auth-plan.ts). Also `template`'s few texts.
+ * OAuth2 settings a profile lacks (settings/auth-plan.ts). Also `template`'s few texts.
  * Part of the one catalogue of i18n/index.ts.
  */
 export const en = {

@@ -1,6 +1,6 @@
 /**
  * Client certificates and a receiver's own certificate: the profile's TLS files
- * (store/tls-files.ts) and `watch --tls-cert/--tls-key` (webhook/tls.ts). The TLS library's
+ * (settings/tls-files.ts) and `watch --tls-cert/--tls-key` (webhook/tls.ts). The TLS library's
  * reason (OpenSSL's words) stays as it is, inside these texts. Part of the one catalogue of
  * i18n/index.ts.
  */

@@ -13,13 +13,12 @@ import { validateSubmission } from '../domain/validate.js';
 import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
 import { say } from '../i18n/index.js';
-import type { FileReport } from '../flows/validate-files.js';
-import type { Source } from '../flows/inputs.js';
 import { type Lang, tr } from '../i18n/index.js';
 import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
 import { CHOICE_FIELDS, allowedChoices, choiceOf } from './choices.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
 import type { SheetFormat } from './kind.js';
+import type { FileReport, Source } from '../domain/report.js';
 
 /** A problem of a sheet: the dotted path of the field and the column header it came from. */
 export interface SheetIssue extends Issue {

@@ -13,9 +13,8 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
 import { type Lang, say, text, tr } from '../i18n/index.js';
-import type { SubmitResult } from '../flows/submit-batch.js';
-import type { FileReport } from '../flows/validate-files.js';
 import type { SheetFormat } from './kind.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 export const RESULT_COLUMNS = ['idContrato', 'outcome', 'httpStatus', 'erros', 'result'] as const;
 

@@ -2,8 +2,8 @@
  * Output of `econsig auth`: human text on stderr, one JSON document on stdout with --json.
  * Only `writeRawToken` ever prints a token, and only for `auth token`.
  */
-import type { ResolvedProfile } from '../store/settings.js';
-import type { ResolvedToken, TokenReport } from '../store/token.js';
+import type { ResolvedProfile } from '../settings/settings.js';
+import type { ResolvedToken, TokenReport } from '../settings/token.js';
 import type { AuthStatusReport } from '../flows/auth-status.js';
 import { type Lang, say, tr } from '../i18n/index.js';
 import type { Io } from './io.js';

@@ -2,9 +2,9 @@
  * Output of `econsig config`: values are data (stdout), confirmations and notes are for
  * people (stderr). Secrets arrive here already masked.
  */
-import type { HomePaths } from '../store/home.js';
-import type { SettingKey } from '../store/keys.js';
-import type { ResolvedProfile, SettingSource } from '../store/settings.js';
+import type { HomePaths } from '../settings/home.js';
+import type { SettingKey } from '../settings/keys.js';
+import type { ResolvedProfile, SettingSource } from '../settings/settings.js';
 import { type Lang, isMessageKey, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';

@@ -1,7 +1,7 @@
-import type { FileReport } from '../flows/validate-files.js';
 import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
+import type { FileReport } from '../domain/report.js';
 
 function step(io: Io, n: number, text: string): void {
   if (io.json) return;

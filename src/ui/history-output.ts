@@ -1,5 +1,5 @@
-import type { ImportReport } from '../store/import-journal.js';
-import type { HistoryPage } from '../store/store.js';
+import type { ImportReport } from '../record/import-journal.js';
+import type { HistoryPage } from '../record/record.js';
 import { type Lang, isMessageKey, outcomeName, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';

@@ -1,6 +1,5 @@
 import type { RequestDescription, RetryInfo } from '../service/client.js';
-import type { BatchProgress, SubmitResult } from '../flows/submit-batch.js';
-import type { FileReport } from '../flows/validate-files.js';
+import type { BatchProgress } from '../flows/submit-batch.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
 import { type Lang, outcomeName, say as sayIn, submissions, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
@@ -9,6 +8,7 @@ import { printable } from './printable.js';
 import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
 import { writeWrapped } from './wrap.js';
+import type { SubmitResult, FileReport } from '../domain/report.js';
 
 
 function icon(t: Theme, result: SubmitResult): string {

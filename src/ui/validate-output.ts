@@ -1,10 +1,10 @@
 import { widthOf, wrapText } from './wrap.js';
 import type { Issue } from '../domain/issue.js';
-import type { FileReport } from '../flows/validate-files.js';
 import { type Lang, tr } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
 import { createTheme } from './theme.js';
+import type { FileReport } from '../domain/report.js';
 
 /** Files listed one by one up to this count; past it, only files with problems. */
 const LIST_CLEAN_FILES_UP_TO = 20;

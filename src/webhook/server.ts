@@ -3,11 +3,11 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import type { Store } from '../store/store.js';
 import { type AuthFailureReason, type CallbackAuth, createAuthenticator, defaultScheme } from './auth.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
+import type { DeliverySink } from './delivery.js';
 
 export { hostForUrl };
 
@@ -53,7 +53,7 @@ export interface ListenerOptions {
   /** Counters behind GET /metrics; one is made when none is given. */
   metrics?: ReceiverMetrics;
   /** Where deliveries are recorded before they are answered 2xx. */
-  store: Pick<Store, 'recordDelivery' | 'location'>;
+  store: DeliverySink;
   extractOptions?: ExtractOptions;
   /** Relay each accepted delivery, headers and body unchanged, to this URL. */
   forwardTo?: string;

@@ -1,6 +1,6 @@
 /**
  * On Node 22, node:sqlite prints an ExperimentalWarning when it loads; econsig drops that
- * one warning (src/store/sqlite.ts, loadSqlite) and no other. Runs the built binary under
+ * one warning (src/record/sqlite.ts, loadSqlite) and no other. Runs the built binary under
  * Node 22 when this machine has one (ECONSIG_NODE22, or the cache the project's CI uses).
  */
 import { existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ describe.skipIf(!existsSync(node22))('the store on Node 22', () => {
     expect(run.stderr).not.toMatch(/ExperimentalWarning|SQLite is an experimental/);
     expect(JSON.parse(run.stdout)).toMatchObject({ entries: [] });
     // The filter is narrow: a warning of another kind, in the same process, is printed.
-    const other = spawnSync(node22, ['--input-type=module', '-e', `await import(${JSON.stringify(`${repoRoot}/dist/store/sqlite.js`)}).then((m) => m.SqliteStore.open(${JSON.stringify(scratch.home)})).then((s) => s.close()); process.emitWarning('something else');`], { encoding: 'utf8' });
+    const other = spawnSync(node22, ['--input-type=module', '-e', `await import(${JSON.stringify(`${repoRoot}/dist/record/sqlite.js`)}).then((m) => m.SqliteStore.open(${JSON.stringify(scratch.home)})).then((s) => s.close()); process.emitWarning('something else');`], { encoding: 'utf8' });
     expect(other.stderr).not.toMatch(/SQLite is an experimental/);
     expect(other.stderr).toContain('something else');
   });

@@ -2,7 +2,7 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { junitXml } from '../../../src/flows/junit.js';
-import type { SubmitResult } from '../../../src/flows/submit-batch.js';
+import type { SubmitResult } from '../../../src/domain/report.js';
 
 /** The XML as a conformant parser reads it: every element with its attributes and text; throws on a well-formedness error. */
 function parseXml(xml: string): Array<{ name: string; attributes: Record<string, string>; text: string }> {

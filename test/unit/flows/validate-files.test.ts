@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
-import { type FileReport, reportsExitCode, validateFiles } from '../../../src/flows/validate-files.js';
+import { reportsExitCode, validateFiles } from '../../../src/flows/validate-files.js';
+import type { FileReport } from '../../../src/domain/report.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../../fixtures/${name}`, import.meta.url));
 const now = new Date(2025, 5, 15, 12, 0, 0);

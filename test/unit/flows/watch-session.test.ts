@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWatchSession } from '../../../src/flows/watch-session.js';
-import { SqliteStore } from '../../../src/store/sqlite.js';
+import { SqliteStore } from '../../../src/record/sqlite.js';
 
 let home: string;
 beforeEach(() => {

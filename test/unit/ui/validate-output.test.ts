@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
-import type { FileReport } from '../../../src/flows/validate-files.js';
 import { createIo } from '../../../src/ui/io.js';
 import { createValidationOutput } from '../../../src/ui/validate-output.js';
+import type { FileReport } from '../../../src/domain/report.js';
 
 function capture(json: boolean, lang: 'pt-BR' | 'en' = 'en') {
   const stdout = new PassThrough();

@@ -8,9 +8,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/store/sqlite.js';
-import type { DeliveryRecord } from '../../../src/store/store.js';
+import { SqliteStore } from '../../../src/record/sqlite.js';
 import { ListenError, startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../../src/webhook/server.js';
+import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
 
 let home: string;
 let store: SqliteStore;

@@ -10,7 +10,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type AnswerRecord, type DeliveryRecord, type LegacyEntry, StorageError, type Store, storageHint } from './store.js';
+import { type AnswerRecord, type LegacyEntry, type Store } from './record.js';
+import type { DeliveryRecord } from '../webhook/delivery.js';
+import { StorageError, storageHint } from '../settings/home.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 // Lines per transaction: large enough that commits (an fsync each) cost little, small

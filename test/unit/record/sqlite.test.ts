@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/store/sqlite.js';
-import { type AnswerRecord, type ClaimRequest, holdsProposal, StorageError } from '../../../src/store/store.js';
+import { SqliteStore } from '../../../src/record/sqlite.js';
+import { type AnswerRecord, type ClaimRequest, holdsProposal } from '../../../src/record/record.js';
+import { StorageError } from '../../../src/settings/home.js';
 
 let home: string;
 const open: SqliteStore[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { openConfigFile } from '../../../src/store/config-file.js';
+import { openConfigFile } from '../../../src/settings/config-file.js';
 
 describe('openConfigFile', () => {
   let home: string;

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { openConfigFile } from '../../../src/store/config-file.js';
+import { openConfigFile } from '../../../src/settings/config-file.js';
 import {
   computeSettings,
   requireBaseUrl,
   resolveProfile,
   resolveSettings,
   type SettingSource,
-} from '../../../src/store/settings.js';
+} from '../../../src/settings/settings.js';
 
 describe('resolveProfile: --profile > ECONSIG_PROFILE > stored current > default', () => {
   it.each<[string | undefined, Record<string, string>, string | undefined, string, SettingSource]>([

@@ -20,23 +20,10 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ensureHome, FILE_MODE } from './home.js';
-import {
-  type AnswerRecord,
-  type ClaimRequest,
-  type ClaimResult,
-  type DeliveryRecord,
-  type FollowOptions,
-  type HistoryPage,
-  type HistoryQuery,
-  type LegacyEntry,
-  MORE_CAP,
-  type ResultRecord,
-  StorageError,
-  type Store,
-  type SubmissionRecord,
-  storageHint,
-} from './store.js';
+import { ensureHome, FILE_MODE } from '../settings/home.js';
+import { type AnswerRecord, type ClaimRequest, type ClaimResult, type FollowOptions, type HistoryPage, type HistoryQuery, type LegacyEntry, MORE_CAP, type ResultRecord, type Store, type SubmissionRecord } from './record.js';
+import type { DeliveryRecord } from '../webhook/delivery.js';
+import { StorageError, storageHint } from '../settings/home.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;

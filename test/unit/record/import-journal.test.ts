@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importJournal, legacyEntryOf } from '../../../src/store/import-journal.js';
-import { SqliteStore } from '../../../src/store/sqlite.js';
+import { importJournal, legacyEntryOf } from '../../../src/record/import-journal.js';
+import { SqliteStore } from '../../../src/record/sqlite.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const submission = { kind: 'submission', ref: 'r1', at, file: 'a.json', idProposta: 'P1', bodyHash: 'h', profile: 'default', baseUrl: 'http://x' };

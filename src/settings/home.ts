@@ -2,8 +2,8 @@
  * ECONSIG_HOME: the one folder for settings, token and store (docs/cli-contract.md
  * "Environment"). It holds a bearer token, so it is kept 0700 (docs/peer-clis.md §2.4).
  */
-import { text } from '../i18n/index.js';
-import { StorageError, storageHint } from './store.js';
+import { type Text, text } from '../i18n/index.js';
+import { EconsigError, ExitCode } from '../errors.js';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ export interface HomePaths {
   home: string;
   /** conf's settings-and-token file. */
   config: string;
-  /** The SQLite store (store/sqlite.ts). */
+  /** The SQLite store (record/sqlite.ts). */
   store: string;
 }
 
@@ -65,5 +65,46 @@ export async function tightenMode(path: string, mode: number): Promise<void> {
   } catch (error) {
     // Someone else's folder (e.g. a shared ECONSIG_HOME): use it as it is.
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
+}
+
+/**
+ * The store cannot be read or written (exit 74): names the place, the system's cause
+ * (EACCES, EROFS, ENOSPC, EISDIR, a corrupt database...) and what to do.
+ */
+export class StorageError extends EconsigError {
+  readonly location: string;
+  readonly code: string | undefined;
+
+  constructor(location: string, what: Text, code: string | undefined, hint: Text, cause?: unknown) {
+    super(text('store.failed', { what, location, code: code ? ` (${code})` : '' }), { exitCode: ExitCode.storage, hint, cause });
+    this.name = 'StorageError';
+    this.location = location;
+    this.code = code;
+  }
+}
+
+/** What to do about a storage failure, by system cause. */
+export function storageHint(code: string | undefined, location: string): Text {
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return text('store.hintAccess', { location });
+    case 'EROFS':
+      return text('store.hintReadOnly');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return text('store.hintFull');
+    case 'EISDIR':
+      return text('store.hintIsDir', { location });
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return text('store.hintNotDir', { location });
+    case 'CORRUPT':
+      return text('store.hintCorrupt', { location });
+    case 'BUSY':
+      return text('store.hintBusy');
+    default:
+      return text('store.hintOther', { location });
   }
 }

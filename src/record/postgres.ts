@@ -25,21 +25,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
 import { redactUrl, redactUrlsIn } from '../redact.js';
-import {
-  type AnswerRecord,
-  type ClaimRequest,
-  type ClaimResult,
-  type DeliveryRecord,
-  type FollowOptions,
-  type HistoryPage,
-  type HistoryQuery,
-  type LegacyEntry,
-  MORE_CAP,
-  type ResultRecord,
-  StorageError,
-  type Store,
-  type SubmissionRecord,
-} from './store.js';
+import { type AnswerRecord, type ClaimRequest, type ClaimResult, type FollowOptions, type HistoryPage, type HistoryQuery, type LegacyEntry, MORE_CAP, type ResultRecord, type Store, type SubmissionRecord } from './record.js';
+import type { DeliveryRecord } from '../webhook/delivery.js';
+import { StorageError } from '../settings/home.js';
 
 /** Most deliveries written by one statement (a receiver's group commit). */
 const MAX_DELIVERY_BATCH = 200;

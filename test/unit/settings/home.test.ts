@@ -2,8 +2,8 @@ import { mkdtemp, mkdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureHome, homePaths, resolveHome } from '../../../src/store/home.js';
-import { openConfigFile } from '../../../src/store/config-file.js';
+import { ensureHome, homePaths, resolveHome } from '../../../src/settings/home.js';
+import { openConfigFile } from '../../../src/settings/config-file.js';
 
 describe('resolveHome', () => {
   it.each([

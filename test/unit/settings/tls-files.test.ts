@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../../src/errors.js';
-import { checkCertificateDates, expiresSoon, loadTlsMaterial, type ClientCertificateInfo } from '../../../src/store/tls-files.js';
+import { checkCertificateDates, expiresSoon, loadTlsMaterial, type ClientCertificateInfo } from '../../../src/settings/tls-files.js';
 import { makeTestCerts, type TestCerts } from '../../e2e/certs.js';
 
 let certs: TestCerts;

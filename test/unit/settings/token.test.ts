@@ -6,7 +6,7 @@ import {
   requireToken,
   resolveToken,
   tokenExpiry,
-} from '../../../src/store/token.js';
+} from '../../../src/settings/token.js';
 
 function jwt(payload: unknown): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -1,14 +1,13 @@
 /**
  * The store: every submission, answer, delivery and result, behind one interface
  * (docs/cli-contract.md, "The store"). Two engines implement it: SQLite in ECONSIG_HOME
- * (store/sqlite.ts, the default) and PostgreSQL for a team (store/postgres.ts). Flows
+ * (record/sqlite.ts, the default) and PostgreSQL for a team (record/postgres.ts). Flows
  * see only this file's types; which engine runs is decided once, by openStore.
  *
  * Every method returns a Promise, so an engine that talks over the network fits; every
  * write resolves only once it is durable (the engine's commit, with fsync).
  */
-import { type Text, text } from '../i18n/index.js';
-import { EconsigError, ExitCode } from '../errors.js';
+import type { DeliveryRecord } from '../webhook/delivery.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
 export interface AnswerRecord {
@@ -85,21 +84,6 @@ export function holdsProposal(record: SubmissionRecord, bodyHash: string): boole
   return record.result === null || record.result.outcome === 'approved';
 }
 
-/** One webhook delivery, as the listener received it. */
-export interface DeliveryRecord {
-  receivedAt: string;
-  webhookId: string | null;
-  /** sha256 of the raw body: the same body twice is one delivery. */
-  bodyHash: string;
-  idContrato: string | null;
-  idProposta: string | null;
-  status: string | null;
-  outcome: 'approved' | 'denied' | 'cancelled' | 'unknown';
-  reason: string | null;
-  verified: boolean | null;
-  /** The body as received (JSON text). */
-  payload: string;
-}
 
 export interface HistoryQuery {
   idProposta?: string;
@@ -174,45 +158,4 @@ export interface Store {
   ping?(): Promise<void>;
   /** Waits for pending writes, then closes. */
   close(): Promise<void>;
-}
-
-/**
- * The store cannot be read or written (exit 74): names the place, the system's cause
- * (EACCES, EROFS, ENOSPC, EISDIR, a corrupt database...) and what to do.
- */
-export class StorageError extends EconsigError {
-  readonly location: string;
-  readonly code: string | undefined;
-
-  constructor(location: string, what: Text, code: string | undefined, hint: Text, cause?: unknown) {
-    super(text('store.failed', { what, location, code: code ? ` (${code})` : '' }), { exitCode: ExitCode.storage, hint, cause });
-    this.name = 'StorageError';
-    this.location = location;
-    this.code = code;
-  }
-}
-
-/** What to do about a storage failure, by system cause. */
-export function storageHint(code: string | undefined, location: string): Text {
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return text('store.hintAccess', { location });
-    case 'EROFS':
-      return text('store.hintReadOnly');
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return text('store.hintFull');
-    case 'EISDIR':
-      return text('store.hintIsDir', { location });
-    case 'EEXIST':
-    case 'ENOTDIR':
-      return text('store.hintNotDir', { location });
-    case 'CORRUPT':
-      return text('store.hintCorrupt', { location });
-    case 'BUSY':
-      return text('store.hintBusy');
-    default:
-      return text('store.hintOther', { location });
-  }
 }

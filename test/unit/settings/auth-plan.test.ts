@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../../src/errors.js';
-import { resolveAuthPlan, type AuthPlanInput } from '../../../src/store/auth-plan.js';
-import { SETTING_KEYS, defaultSettings, type SettingKey } from '../../../src/store/keys.js';
-import type { SettingSource } from '../../../src/store/settings.js';
+import { resolveAuthPlan, type AuthPlanInput } from '../../../src/settings/auth-plan.js';
+import { SETTING_KEYS, defaultSettings, type SettingKey } from '../../../src/settings/keys.js';
+import type { SettingSource } from '../../../src/settings/settings.js';
 
 const sources = Object.fromEntries(SETTING_KEYS.map((k) => [k, 'default'])) as Record<SettingKey, SettingSource>;
 const oauthValues = {

@@ -27,7 +27,7 @@ export interface AuthPlanInput {
   env: Record<string, string | undefined>;
   values: Settings;
   sources: Record<SettingKey, SettingSource>;
-  /** ECONSIG_TOKEN or the stored token (store/token.ts resolveToken). */
+  /** ECONSIG_TOKEN or the stored token (settings/token.ts resolveToken). */
   token: ResolvedToken | undefined;
   storedSecret: string | undefined;
 }

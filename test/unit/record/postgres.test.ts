@@ -5,9 +5,11 @@
  * schema versions, a database that goes away and comes back, the password never shown).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../../../src/store/postgres.js';
-import { type AnswerRecord, type ClaimRequest, type DeliveryRecord, holdsProposal, StorageError } from '../../../src/store/store.js';
+import { PostgresStore } from '../../../src/record/postgres.js';
+import { type AnswerRecord, type ClaimRequest, holdsProposal } from '../../../src/record/record.js';
 import { havePostgres, type PgCluster, startPostgres } from '../../e2e/postgres.js';
+import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
+import { StorageError } from '../../../src/settings/home.js';
 
 let pg: PgCluster;
 let url: string;

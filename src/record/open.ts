@@ -6,7 +6,7 @@
  */
 import { type ImportReport, importJournal } from './import-journal.js';
 import { SqliteStore } from './sqlite.js';
-import type { Store } from './store.js';
+import type { Store } from './record.js';
 
 export interface OpenStoreOptions {
   home: string;

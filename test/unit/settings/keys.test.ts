@@ -10,7 +10,7 @@ import {
   SETTING_KEYS,
   suggestKey,
   type SettingKey,
-} from '../../../src/store/keys.js';
+} from '../../../src/settings/keys.js';
 
 describe('parseSettingValue accepts', () => {
   it.each<[SettingKey, string, string | number]>([

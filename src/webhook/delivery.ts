@@ -1,0 +1,28 @@
+/**
+ * A webhook delivery as the receiver saw it. The receiver owns this shape; whoever keeps
+ * deliveries (the record) is handed them through a function and imports this type.
+ */
+
+/** One webhook delivery, as the listener received it. */
+export interface DeliveryRecord {
+  receivedAt: string;
+  webhookId: string | null;
+  /** sha256 of the raw body: the same body twice is one delivery. */
+  bodyHash: string;
+  idContrato: string | null;
+  idProposta: string | null;
+  status: string | null;
+  outcome: 'approved' | 'denied' | 'cancelled' | 'unknown';
+  reason: string | null;
+  verified: boolean | null;
+  /** The body as received (JSON text). */
+  payload: string;
+}
+
+/** Where the receiver keeps deliveries (the record, for one): durable before it answers 2xx. */
+export interface DeliverySink {
+  /** Named by GET /healthz, so `submit --wait` follows a running watch only when it writes the same place. */
+  readonly location: string;
+  /** `duplicate` when the same webhook-id or the same body is already kept. */
+  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'>;
+}
