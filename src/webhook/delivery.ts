@@ -3,6 +3,8 @@
  * deliveries (the record) is handed them through a function and imports this type.
  */
 
+import type { WebhookOutcome } from './extract.js';
+
 /** One webhook delivery, as the listener received it. */
 export interface DeliveryRecord {
   receivedAt: string;
@@ -12,7 +14,7 @@ export interface DeliveryRecord {
   idContrato: string | null;
   idProposta: string | null;
   status: string | null;
-  outcome: 'approved' | 'denied' | 'cancelled' | 'unknown';
+  outcome: WebhookOutcome;
   reason: string | null;
   verified: boolean | null;
   /** The body as received (JSON text). */

@@ -7,7 +7,7 @@ import { type AuthFailureReason, type CallbackAuth, createAuthenticator, default
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
-import type { DeliverySink } from './delivery.js';
+import type { DeliveryRecord, DeliverySink } from './delivery.js';
 
 export { hostForUrl };
 
@@ -15,19 +15,8 @@ export { hostForUrl };
 export const MAX_JSON_DEPTH = 256;
 
 export type ListenerEvent =
-  | {
-      kind: 'delivery';
-      receivedAt: string;
-      webhookId: string | null;
-      bodyHash: string;
-      idContrato: string | null;
-      idProposta: string | null;
-      status: string | null;
-      outcome: WebhookOutcome;
-      reason: string | null;
-      verified: boolean | null;
-      payload: unknown;
-    }
+  /** A new delivery, stored: its record, with the body parsed. */
+  | ({ kind: 'delivery'; payload: unknown } & Omit<DeliveryRecord, 'payload'>)
   /** Same webhook-id or same body again: answered 2xx, stored once, not to be shown again. */
   | { kind: 'duplicate'; receivedAt: string; webhookId: string | null; bodyHash: string }
   /** Callback authentication failed: answered 401. */
