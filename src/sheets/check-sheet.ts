@@ -444,6 +444,19 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     return report;
   };
 
+  /** The reports of these rows, the header's first (once, before the first row's). */
+  function* reportsOf(ready: readonly RawRow[]): Generator<SheetReport> {
+    for (const row of ready) {
+      const report = take(row);
+      if (report === undefined) continue;
+      if (!headerSent) {
+        headerSent = true;
+        yield header as SheetReport;
+      }
+      yield report;
+    }
+  }
+
   try {
     for await (const raw of rows) {
       let ready: RawRow[] = [raw];
@@ -457,28 +470,12 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
         // A header without a required column stops here: every row would repeat its error.
         if (!taken.report.ok) break;
       }
-      for (const row of ready) {
-        const report = take(row);
-        if (report === undefined) continue;
-        if (!headerSent) {
-          headerSent = true;
-          yield header as SheetReport;
-        }
-        yield report;
-      }
+      yield* reportsOf(ready);
     }
     if (header === undefined && before.some((r) => !isEmptyRow(r.cells))) {
       const taken = takeHeader();
       header = taken.report;
-      for (const row of taken.rest) {
-        const report = take(row);
-        if (report === undefined) continue;
-        if (!headerSent) {
-          headerSent = true;
-          yield header as SheetReport;
-        }
-        yield report;
-      }
+      yield* reportsOf(taken.rest);
     }
   } catch (error) {
     const { message, exitCode } = describeReadError(error, source, lang);
