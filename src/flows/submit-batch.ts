@@ -432,47 +432,17 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       ),
     );
   };
-  // Claims are taken in chunks of `concurrency`, in input order, a chunk ahead of the
-  // sends: the claims of a chunk share one commit (one fsync) instead of one each, and the
-  // next chunk is committed while this one is being sent. A claim taken but not sent
-  // (Ctrl-C, a store failure) is answered `skipped` below, which frees it; only a crash
-  // leaves it as an unanswered claim (unknown), like a send in flight.
-  const chunk = Math.max(1, options.concurrency);
-  const claims = new Map<number, Promise<Prepared>>();
-  let claimedUpTo = 0;
-  const claimAt = (position: number): Promise<Prepared> => {
-    if (position >= claimedUpTo - chunk) {
-      const end = Math.min(queue.length, claimedUpTo + chunk);
-      for (; claimedUpTo < end; claimedUpTo++) {
-        const claim = prepare(items[queue[claimedUpTo] as number] as SubmitItem, options);
-        claim.catch(() => undefined); // awaited by its worker, or released below
-        claims.set(claimedUpTo, claim);
-      }
-    }
-    return claims.get(position) as Promise<Prepared>;
-  };
+  // Each worker claims its proposal right before sending it: the claims of the workers that
+  // start together fall into one commit of the store (it groups the writes of one turn).
   let next = 0;
-  // Claimed ahead but never sent: answered `skipped` (which frees the proposal, so the same
-  // command again sends it). Done as soon as the batch stops, not after what is in flight
-  // finishes: a second Ctrl-C leaves at once and must not leave them looking "may exist".
-  const releaseAhead = (): void => {
-    for (const [position, claim] of claims) {
-      if (position < next) continue; // a worker has it
-      claims.delete(position);
-      pendingWrites.push(claim.then((ready) => (ready.kind === 'ready' ? release(ready, options) : undefined)));
-    }
-  };
-  options.signal.addEventListener('abort', releaseAhead, { once: true });
   const worker = async (): Promise<void> => {
     while (next < queue.length && !stopped()) {
-      const position = next++;
-      const index = queue[position] as number;
+      const index = queue[next++] as number;
       const item = items[index] as SubmitItem;
       const started = options.now().getTime();
       let ready: Prepared;
       try {
-        ready = await claimAt(position);
-        claims.delete(position);
+        ready = await prepare(item, options);
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
@@ -499,8 +469,6 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
   await Promise.all(workers);
-  options.signal.removeEventListener('abort', releaseAhead);
-  releaseAhead();
   // Interrupted, refused (401), unreachable or the store failed: what was never taken is not sent (and not recorded).
   for (let position = next; position < queue.length; position++) {
     const index = queue[position] as number;
