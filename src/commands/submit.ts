@@ -1,7 +1,7 @@
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
-import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode } from '../flows/run-submit.js';
+import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode, withRecord } from '../flows/run-submit.js';
 import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource, reportsExitCode } from '../flows/validate-files.js';
@@ -23,6 +23,7 @@ import { langOf, say, submissions, tr } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
+import type { ImportReport } from '../record/import-journal.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
@@ -136,25 +137,27 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const started = Date.now();
   let results;
   try {
-    results = await runSubmit(reports, {
-      home: settings.paths.home,
-      databaseUrl: values['database-url'],
-      profile: settings.profile.name,
-      baseUrl,
-      tokens: session.tokens,
-      ...(session.tls ? { tls: session.tls.connect } : {}),
-      requestTimeoutMs: values['request-timeout'] * 1000,
-      concurrency: values.concurrency,
-      force: input.force,
-      ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: { key: 'hintSandboxDown' } as const } : {}),
-      unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
-      // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
-      ...(input.wait ? { wait: { ...waitListener(settings), timeoutMs: values['wait-timeout'] * 1000, listen: !(values['database-url'] && !input.listen) } } : {}),
-      signal: ctx.signal,
-      onReady: (waitingOn) => renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waitingOn ? { wait: waitingOn } : {}) }),
-      onRetry: (info) => renderRetry(io, info),
-      onImport: (report) => renderImport(io, report),
-      progress,
+    // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
+    const wait = input.wait ? { listener: waitListener(settings), listen: !(values['database-url'] && !input.listen) } : undefined;
+    const record = { home: settings.paths.home, databaseUrl: values['database-url'], onImport: (report: ImportReport) => renderImport(io, report), wait };
+    results = await withRecord(record, (store, waiter) => {
+      renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waiter ? { wait: waiter.mode } : {}) });
+      return runSubmit(reports, {
+        store,
+        ...(waiter ? { wait: { waiter, timeoutMs: values['wait-timeout'] * 1000 } } : {}),
+        profile: settings.profile.name,
+        baseUrl,
+        tokens: session.tokens,
+        ...(session.tls ? { tls: session.tls.connect } : {}),
+        requestTimeoutMs: values['request-timeout'] * 1000,
+        concurrency: values.concurrency,
+        force: input.force,
+        ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: { key: 'hintSandboxDown' } as const } : {}),
+        unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
+        signal: ctx.signal,
+        onRetry: (info) => renderRetry(io, info),
+        progress,
+      });
     });
   } catch (error) {
     progress.stop();

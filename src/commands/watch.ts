@@ -10,6 +10,7 @@ import { type CallbackAuth, checkCallbackAuth } from '../webhook/auth.js';
 import { readServerTls } from '../webhook/tls.js';
 import { decodeSecret } from '../webhook/verify.js';
 import { runWatchSession } from '../flows/watch-session.js';
+import { openStore } from '../record/open.js';
 
 interface WatchSettings extends ListenerSettings {
   home: string;
@@ -52,27 +53,27 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
   }
   const tls = await readServerTls(input.tlsCert, input.tlsKey);
   const output = createWatchOutput(ctx.io);
-  const timeoutSeconds = input.contract === undefined ? undefined : (input.timeout ?? settings.waitTimeoutSeconds);
+  const timeoutSeconds = input.timeout ?? settings.waitTimeoutSeconds;
 
   // --contract with a team store and no --port/--host: the receiver is elsewhere; wait on the store.
   const listen = !(settings.databaseUrl && input.contract !== undefined && input.port === undefined && input.host === undefined);
+  const store = await openStore({ home: settings.home, databaseUrl: settings.databaseUrl, onImport: (report) => renderImport(ctx.io, report) });
   let end;
   try {
     end = await runWatchSession({
-      home: settings.home,
-      databaseUrl: settings.databaseUrl,
+      store,
       listen,
-      host: settings.host,
-      port: settings.port,
-      path: settings.path,
-      auth,
-      tls,
-      forwardTo: input.forwardTo,
-      extractOptions: settings.extractOptions,
-      contract: input.contract,
-      timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
+      listener: {
+        host: settings.host,
+        port: settings.port,
+        path: settings.path,
+        auth,
+        tls,
+        forwardTo: input.forwardTo,
+        extractOptions: settings.extractOptions,
+      },
+      contract: input.contract === undefined ? undefined : { idContrato: input.contract, timeoutMs: timeoutSeconds * 1000 },
       signal: ctx.signal,
-      onImport: (report) => renderImport(ctx.io, report),
       onListening: (url) =>
         output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, store: settings.home }),
       onFollowing: (store) => output.following({ store, contract: input.contract ?? '' }),
@@ -81,13 +82,15 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
   } catch (error) {
     if (error instanceof ListenError) throw cannotBind(settings.host, settings.port, error.code, error.cause, 'port');
     throw error;
+  } finally {
+    await store.close();
   }
 
   if (end.reason === 'result') {
     output.contractResult(end.result);
     return end.result.outcome === 'approved' ? ExitCode.ok : ExitCode.denied;
   }
-  if (end.reason === 'timeout' && input.contract !== undefined && timeoutSeconds !== undefined) {
+  if (end.reason === 'timeout' && input.contract !== undefined) {
     // Rendered here, not thrown: under --json the stream ends with a timeout line rather than
     // the error boundary's {ok:false} document (one object per line, docs/cli-contract.md "--json").
     output.timeout({ contract: input.contract, seconds: timeoutSeconds });

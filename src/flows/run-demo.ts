@@ -44,22 +44,20 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
     try {
       const store = await openStore({ home });
       closers.unshift(() => store.close());
-      const waiter = await startResultWaiter({ store, host: '127.0.0.1', port: 0, path: '/webhook' });
+      const waiter = await startResultWaiter({ store, listener: { host: '127.0.0.1', port: 0, path: '/webhook' } });
       closers.unshift(() => waiter.close());
       const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
       closers.unshift(() => sandbox.close());
       options.steps.onStarted({ sandboxUrl: sandbox.url, token: sandbox.token, webhookUrl: waiter.mode.url });
       const results = await runSubmit([shown], {
-        home,
+        store,
+        wait: { waiter, timeoutMs: options.delayMs + 15_000 },
         profile: 'demo',
         baseUrl: sandbox.url,
         token: sandbox.token,
         requestTimeoutMs: 10_000,
         concurrency: 1,
         force: false,
-        wait: { host: '127.0.0.1', port: 0, path: '/webhook', timeoutMs: options.delayMs + 15_000 },
-        store,
-        waiter,
         signal: options.signal,
         now: options.now,
         ...(options.steps.progress ? { progress: options.steps.progress } : {}),

@@ -1,7 +1,8 @@
 /**
  * The submit use-case end to end, free of terminal I/O: validated reports in, results out
- * (in input order, invalid files included). Opens the store, the result waiter (before
- * any POST) and the HTTP client, and closes them however it ends.
+ * (in input order, invalid files included). `withRecord` opens the store and the result
+ * waiter (before any POST) and closes them; `runSubmit` sends with them through an HTTP
+ * client of its own, which it closes however it ends.
  */
 import { type Said, text } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
@@ -11,19 +12,43 @@ import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '
 import type { ImportReport } from '../record/import-journal.js';
 import { openStore } from '../record/open.js';
 import type { Store } from '../record/record.js';
-import type { ExtractOptions } from '../webhook/extract.js';
-import { cannotBind } from '../webhook/http.js';
-import { ListenError } from '../webhook/server.js';
-import { type ResultWaiter, startResultWaiter } from './result-waiter.js';
+import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
 import type { TokenSource } from '../service/token-source.js';
 import type { TlsConnectOptions } from '../settings/tls-files.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
-export interface RunSubmitOptions {
+export interface RecordOptions {
   home: string;
   /** The team store (postgres://); undefined: SQLite in `home`. */
   databaseUrl?: string | undefined;
+  /** Told when the store imported an old journal.jsonl on opening. */
+  onImport?: (report: ImportReport) => void;
+  /** --wait: where results are learnt; `listen: false` binds no port, results come from the (team) store alone. */
+  wait?: { listener: ListenerPlace; listen?: boolean } | undefined;
+}
+
+/**
+ * Open the store and, with `wait`, the result waiter (listening before any POST), hand them
+ * to `use`, and close both however it ends.
+ */
+export async function withRecord<T>(options: RecordOptions, use: (store: Store, waiter: ResultWaiter | undefined) => Promise<T>): Promise<T> {
+  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) });
+  let waiter: ResultWaiter | undefined;
+  try {
+    if (options.wait) waiter = await startResultWaiter({ store, ...options.wait });
+    return await use(store, waiter);
+  } finally {
+    await waiter?.close();
+    await store.close();
+  }
+}
+
+export interface RunSubmitOptions {
+  /** The record the guard claims in; the caller's to open and close. */
+  store: Store;
+  /** --wait: the result waiter (the caller's to open and close), and how long to wait for each result. */
+  wait?: { waiter: ResultWaiter; timeoutMs: number } | undefined;
   profile: string;
   baseUrl: string;
   /** A fixed token; or `tokens` (OAuth2 client credentials), which wins. */
@@ -36,17 +61,8 @@ export interface RunSubmitOptions {
   force: boolean;
   unreachableHint?: Said;
   unauthorizedHint?: Said;
-  /** `listen: false`: no listener, results come from the (team) store alone. */
-  wait?: { host: string; port: number; path: string; secret?: string | undefined; timeoutMs: number; extractOptions?: ExtractOptions; listen?: boolean };
   signal: AbortSignal;
-  /** Caller-owned store and waiter (demo starts them before its sandbox); not closed here. */
-  store?: Store;
-  waiter?: ResultWaiter;
   now?: () => Date;
-  /** Told when the store imported an old journal.jsonl on opening. */
-  onImport?: (report: ImportReport) => void;
-  /** Told once the listener (or the store being followed) is ready, before any POST. */
-  onReady?: (waitingOn: { kind: ResultWaiter['mode']['kind']; url: string } | undefined) => void;
   onRetry?: (info: RetryInfo) => void;
   progress?: BatchProgress;
 }
@@ -94,65 +110,45 @@ export function dryRunRequests(reports: readonly FileReport[], baseUrl: string, 
 }
 
 export async function runSubmit(reports: readonly FileReport[], options: RunSubmitOptions): Promise<SubmitResult[]> {
-  const now = options.now ?? (() => new Date());
   const items: SubmitItem[] = reports.flatMap((r) =>
     r.ok && r.value ? [{ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
   );
-  let sent: SubmitResult[] = [];
-  if (items.length > 0) {
-    const store =
-      options.store ?? (await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) }));
-    let waiter: ResultWaiter | undefined = options.waiter;
-    let client;
-    try {
-      client = createServiceClient({
-        baseUrl: options.baseUrl,
-        ...(options.tokens ? { tokens: options.tokens } : { token: options.token ?? '' }),
-        ...(options.tls ? { tls: options.tls } : {}),
-        requestTimeoutMs: options.requestTimeoutMs,
-        connections: Math.max(1, Math.min(options.concurrency, 64)),
-        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      });
-    } catch (error) {
-      if (!options.store) await store.close();
-      if (error instanceof InvalidTokenError) {
-        throw new AuthError(text('submit.badToken'), text('submit.badTokenHint', { profile: options.profile }));
-      }
-      throw error;
+  if (items.length === 0) return inInputOrder(reports, []);
+  let client;
+  try {
+    client = createServiceClient({
+      baseUrl: options.baseUrl,
+      ...(options.tokens ? { tokens: options.tokens } : { token: options.token ?? '' }),
+      ...(options.tls ? { tls: options.tls } : {}),
+      requestTimeoutMs: options.requestTimeoutMs,
+      connections: Math.max(1, Math.min(options.concurrency, 64)),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+  } catch (error) {
+    if (error instanceof InvalidTokenError) {
+      throw new AuthError(text('submit.badToken'), text('submit.badTokenHint', { profile: options.profile }));
     }
-    try {
-      if (options.wait && !waiter) {
-        try {
-          waiter = await startResultWaiter({ store, ...options.wait });
-        } catch (error) {
-          if (!(error instanceof ListenError)) throw error;
-          throw cannotBind(options.wait.host, options.wait.port, error.code, error.cause, 'listen');
-        }
-      }
-      options.onReady?.(waiter ? { kind: waiter.mode.kind, url: waiter.mode.url } : undefined);
-      const results = await submitBatch(items, {
-        client,
-        store,
-        profile: options.profile,
-        baseUrl: options.baseUrl,
-        concurrency: options.concurrency,
-        force: options.force,
-        ...(options.unreachableHint ? { unreachableHint: options.unreachableHint } : {}),
-        ...(options.unauthorizedHint ? { unauthorizedHint: options.unauthorizedHint } : {}),
-        ...(waiter ? { waiter } : {}),
-        waitTimeoutMs: options.wait?.timeoutMs ?? 120_000,
-        signal: options.signal,
-        now,
-        ...(options.progress ? { progress: options.progress } : {}),
-      });
-      sent = results;
-    } finally {
-      if (!options.waiter) await waiter?.close();
-      await client.close();
-      if (!options.store) await store.close();
-    }
+    throw error;
   }
-  return inInputOrder(reports, sent);
+  try {
+    const sent = await submitBatch(items, {
+      client,
+      store: options.store,
+      profile: options.profile,
+      baseUrl: options.baseUrl,
+      concurrency: options.concurrency,
+      force: options.force,
+      ...(options.unreachableHint ? { unreachableHint: options.unreachableHint } : {}),
+      ...(options.unauthorizedHint ? { unauthorizedHint: options.unauthorizedHint } : {}),
+      wait: options.wait,
+      signal: options.signal,
+      now: options.now ?? (() => new Date()),
+      ...(options.progress ? { progress: options.progress } : {}),
+    });
+    return inInputOrder(reports, sent);
+  } finally {
+    await client.close();
+  }
 }
 
 /**

@@ -87,8 +87,8 @@ export interface BatchOptions {
   unreachableHint?: Said;
   /** What to do after a 401, naming where the token came from (flows/auth-session.ts). */
   unauthorizedHint?: Said;
-  waiter?: ResultWaiter;
-  waitTimeoutMs: number;
+  /** --wait: where results are learnt, and how long to wait for each. */
+  wait?: { waiter: ResultWaiter; timeoutMs: number } | undefined;
   signal: AbortSignal;
   now: () => Date;
   progress?: BatchProgress;
@@ -314,12 +314,12 @@ async function send(item: SubmitItem, payload: string, options: BatchOptions): P
 }
 
 async function waitForResult(result: SubmitResult, options: BatchOptions): Promise<SubmitResult> {
-  const waiter = options.waiter;
-  if (!waiter || result.outcome !== 'accepted' || !result.idContrato) return result;
+  const wait = options.wait;
+  if (!wait || result.outcome !== 'accepted' || !result.idContrato) return result;
   options.progress?.onWaiting?.(result);
-  const found = await waiter.waitFor(result.idContrato, options.waitTimeoutMs, options.signal);
+  const found = await wait.waiter.waitFor(result.idContrato, wait.timeoutMs, options.signal);
   if (!found) {
-    const seconds = Math.round(options.waitTimeoutMs / 1000);
+    const seconds = Math.round(wait.timeoutMs / 1000);
     return options.signal.aborted
       ? said(
           {
@@ -464,7 +464,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       }
       results[index] = result;
       options.progress?.onAnswer?.(result);
-      if (options.waiter && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result, started);
+      if (options.wait && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result, started);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);

@@ -1,50 +1,24 @@
-/** The watch use-case: a listener, the store and an optional wait for one contract's result. */
-import { openStore, type OpenStoreOptions } from '../record/open.js';
-import type { ResultRecord } from '../record/record.js';
-import type { CallbackAuth } from '../webhook/auth.js';
-import type { ExtractOptions, WebhookOutcome } from '../webhook/extract.js';
+/** The watch use-case: a listener on the store it is given, and an optional wait for one contract's result. */
+import type { Store } from '../record/record.js';
 import { type Listener, startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
+import { type ContractResult, ContractResults, type ListenerPlace, liveResult } from './result-waiter.js';
 
 interface WatchSessionOptions {
-  home: string;
-  /** The team store (postgres://); undefined: SQLite in `home`. */
-  databaseUrl?: string | undefined;
+  /** Where deliveries and results are recorded; opened and closed by the caller. */
+  store: Store;
   /**
    * false (with `contract`): bind no port and wait for the result in the store alone: the
    * team's receiver is on another machine (docs/cli-contract.md "Teams and homologation").
    */
   listen?: boolean;
-  /** Told when the store imported an old journal.jsonl on opening. */
-  onImport?: OpenStoreOptions['onImport'];
-  host: string;
-  port: number;
-  path: string;
-  secret?: string | undefined;
-  auth?: CallbackAuth | undefined;
-  tls?: { cert: Buffer; key: Buffer } | undefined;
-  forwardTo?: string | undefined;
-  extractOptions?: ExtractOptions;
-  /** Stop at the first final result (approved/denied/cancelled) for this contract. */
-  contract?: string | undefined;
-  /** With `contract`: give up after this long. */
-  timeoutMs?: number | undefined;
+  listener: ListenerPlace;
+  /** Stop at the first final result (approved/denied/cancelled) for this contract, or give up after `timeoutMs`. */
+  contract?: { idContrato: string; timeoutMs: number } | undefined;
   signal: AbortSignal;
-  now?: () => Date;
   onListening: (url: string) => void;
   /** Instead of onListening when `listen` is false: where the result is awaited. */
   onFollowing?: (store: string) => void;
   onEvent: (event: ListenerEvent) => void;
-}
-
-type FinalOutcome = Exclude<WebhookOutcome, 'unknown'>;
-
-export interface ContractResult {
-  idContrato: string;
-  outcome: FinalOutcome;
-  status: string | null;
-  reason: string | null;
-  /** 'live' = delivered to this listener; 'store' = already recorded (earlier, or by another process). */
-  source: 'live' | 'store';
 }
 
 type WatchEnd =
@@ -52,14 +26,12 @@ type WatchEnd =
   | { reason: 'result'; result: ContractResult; stats: ListenerStats }
   | { reason: 'timeout'; stats: ListenerStats };
 
-type Ending = { reason: 'stopped' } | { reason: 'result'; result: ContractResult } | { reason: 'timeout' };
-
-/** approved, denied or cancelled: a result that ends the wait (unknown statuses do not). */
-export const isFinal = (o: string): o is FinalOutcome => o === 'approved' || o === 'denied' || o === 'cancelled';
-
-/** A recorded result as the waiters see it. */
-export function fromStore(result: ResultRecord): ContractResult {
-  return { idContrato: result.idContrato, outcome: result.outcome, status: result.status, reason: result.reason, source: 'store' };
+/** Resolves when the signal aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /**
@@ -69,68 +41,41 @@ export function fromStore(result: ResultRecord): ContractResult {
  * item 5). Rejects with ListenError when the port cannot be bound.
  */
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {
-  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) });
-  let settle: (end: Ending) => void = () => {};
-  const ended = new Promise<Ending>((resolve) => (settle = resolve));
-  const contract = options.contract;
-
+  const { store, contract } = options;
+  const results = new ContractResults(store);
   const ping = store.ping?.bind(store);
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
   let listener: Pick<Listener, 'url' | 'close'> = { url: '', close: async () => stats };
   if (options.listen !== false || contract === undefined) {
-    try {
-      listener = await startListener({
-        host: options.host,
-        port: options.port,
-        path: options.path,
-        secret: options.secret,
-        auth: options.auth,
-        tls: options.tls,
-        forwardTo: options.forwardTo,
-        extractOptions: options.extractOptions,
-        now: options.now,
-        store,
-        // GET /readyz: 200 only while the store answers (a team store can go away).
-        ...(ping ? { ready: () => ping().then(() => true) } : {}),
-        onEvent: (event) => {
-          options.onEvent(event);
-          if (contract !== undefined && event.kind === 'delivery' && event.idContrato === contract && isFinal(event.outcome)) {
-            settle({ reason: 'result', result: { idContrato: contract, outcome: event.outcome, status: event.status, reason: event.reason, source: 'live' } });
-          }
-        },
-      });
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
+    listener = await startListener({
+      ...options.listener,
+      store,
+      // GET /readyz: 200 only while the store answers (a team store can go away).
+      ...(ping ? { ready: () => ping().then(() => true) } : {}),
+      onEvent: (event) => {
+        options.onEvent(event);
+        if (contract !== undefined) results.publish(liveResult(event));
+      },
+    });
   }
 
   const stopFollowing = new AbortController();
-  const timers: NodeJS.Timeout[] = [];
   try {
     if (listener.url) options.onListening(listener.url);
-    const onAbort = (): void => settle({ reason: 'stopped' });
-    if (options.signal.aborted) onAbort();
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    if (contract !== undefined) {
-      // Our own deliveries reach onEvent first; the store adds earlier ones and other processes'.
-      const onResult = (r: ResultRecord): void => {
-        if (r.idContrato === contract) settle({ reason: 'result', result: fromStore(r) });
-      };
-      await store.followResults(onResult, { signal: stopFollowing.signal });
-      const earlier = await store.resultOf(contract);
-      if (earlier) settle({ reason: 'result', result: fromStore(earlier) });
-      // Said once the store is followed, so "ready" means a result from now on is seen.
-      if (!listener.url) options.onFollowing?.(store.location);
-      if (options.timeoutMs !== undefined) timers.push(setTimeout(() => settle({ reason: 'timeout' }), options.timeoutMs));
+    if (contract === undefined) {
+      await aborted(options.signal);
+      return { reason: 'stopped', stats: await listener.close() };
     }
-    const end = await ended;
-    options.signal.removeEventListener('abort', onAbort);
-    return { ...end, stats: await listener.close() };
+    // Our own deliveries are published by the listener; the store adds earlier ones and other processes'.
+    await results.follow(stopFollowing.signal);
+    // Said once the store is followed, so "ready" means a result from now on is seen.
+    if (!listener.url) options.onFollowing?.(store.location);
+    const result = await results.waitFor(contract.idContrato, contract.timeoutMs, options.signal);
+    const stats = await listener.close();
+    if (result) return { reason: 'result', result, stats };
+    return options.signal.aborted ? { reason: 'stopped', stats } : { reason: 'timeout', stats };
   } finally {
     stopFollowing.abort();
-    for (const t of timers) clearTimeout(t);
     await listener.close();
-    await store.close();
   }
 }

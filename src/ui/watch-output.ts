@@ -6,7 +6,7 @@
  * With --json, stderr is structured too: one JSON object per line (`time`, `level`, `msg`
  * and the event's fields), for a receiver whose logs a collector reads.
  */
-import type { ContractResult } from '../flows/watch-session.js';
+import type { ContractResult } from '../flows/result-waiter.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
 import { type Lang, type MessageKey, isMessageKey, tr } from '../i18n/index.js';
 import type { Io } from './io.js';

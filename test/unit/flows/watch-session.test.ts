@@ -7,22 +7,24 @@ import { runWatchSession } from '../../../src/flows/watch-session.js';
 import { SqliteStore } from '../../../src/record/sqlite.js';
 
 let home: string;
-beforeEach(() => {
+let store: SqliteStore;
+beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'econsig-watch-session-'));
+  store = await SqliteStore.open(home);
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
+afterEach(async () => {
+  await store.close();
+  rmSync(home, { recursive: true, force: true });
+});
 
 const result = (idContrato: string, status: string) =>
   JSON.stringify({ evento: 'RESULTADO_PROPOSTA', idContrato, idProposta: 'PROP-1001', status, motivo: null, dataHora: new Date().toISOString() });
 
 function session(options: { contract?: string; timeoutMs?: number; signal?: AbortSignal; onListening?: (url: string) => void }) {
   return runWatchSession({
-    home,
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhook',
-    contract: options.contract,
-    timeoutMs: options.timeoutMs,
+    store,
+    listener: { host: '127.0.0.1', port: 0, path: '/webhook' },
+    contract: options.contract === undefined ? undefined : { idContrato: options.contract, timeoutMs: options.timeoutMs ?? 10_000 },
     signal: options.signal ?? new AbortController().signal,
     onListening: options.onListening ?? (() => undefined),
     onEvent: () => undefined,
@@ -51,9 +53,7 @@ describe('runWatchSession', () => {
   });
 
   it('ends at once with a result already in the store (source store)', async () => {
-    const store = await SqliteStore.open(home);
     await store.recordResult({ at: new Date().toISOString(), idContrato: 'C-2', outcome: 'approved', status: 'APROVADO', reason: null });
-    await store.close();
     expect(await session({ contract: 'C-2' })).toMatchObject({ reason: 'result', result: { idContrato: 'C-2', outcome: 'approved', source: 'store' } });
   });
 
