@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { signWebhook } from '../../src/webhook/verify.js';
 import { runCli } from './run-cli.js';
 import { killWatches, startWatch } from './watch-process.js';
+import { waitFor } from '../wait-for.js';
 
 let home: string;
 beforeEach(() => {
@@ -35,6 +36,18 @@ async function post(url: string, text: string, headers: Record<string, string> =
 async function get(url: string): Promise<{ status: number; text: string; type: string | undefined }> {
   const res = await request(url);
   return { status: res.statusCode, text: await res.body.text(), type: res.headers['content-type'] as string | undefined };
+}
+
+/** Whether something accepts a TCP connection on this port of 127.0.0.1 now. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }
 
 const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
@@ -155,21 +168,28 @@ describe('probes and shutdown', () => {
     const run = startWatch(['--port', '0', '--json'], { ECONSIG_HOME: home });
     const url = new URL(await run.url());
     const text = body('C-DRAIN');
-    const socket = connect(Number(url.port), '127.0.0.1');
+    const port = Number(url.port);
+    const socket = connect(port, '127.0.0.1');
     let answer = '';
-    socket.on('data', (d) => (answer += d.toString()));
+    const answered = new Promise<void>((r) =>
+      socket.on('data', (d) => {
+        answer += d.toString();
+        if (answer.includes('\r\n\r\n')) r();
+      }),
+    );
     const closed = new Promise<void>((r) => socket.on('close', () => r()));
     await new Promise<void>((r) => socket.once('connect', () => r()));
-    // Headers and half the body: the delivery is in flight when SIGTERM arrives.
+    // Headers and half the body: the delivery is in flight (the listener counts it) when SIGTERM arrives.
     socket.write(`POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, 20)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(async () => (await get(url.href.replace('/webhook', '/metrics'))).text.includes('econsig_receiver_in_flight 1'));
     run.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // SIGTERM is taken once the listener refuses new connections; the process still waits for the delivery.
+    await waitFor(async () => !(await accepts(port)));
     expect(run.child.exitCode).toBe(null);
     // write, not end: an HTTP server drops a half-closed connection without answering.
     socket.write(text.slice(20));
-    const deadline = Date.now() + 5000;
-    while (!answer.includes('\r\n\r\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // The answer, or the connection dropped without one (then the status check below fails).
+    await Promise.race([answered, closed]);
     socket.destroy();
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);

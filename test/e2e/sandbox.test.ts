@@ -6,7 +6,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhook/verify.js';
-import { send, startListener, validSubmission, waitFor } from '../unit/sandbox/helpers.js';
+import { send, startListener, validSubmission } from '../unit/sandbox/helpers.js';
+import { waitFor } from '../wait-for.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'econsig.js');

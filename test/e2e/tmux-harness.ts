@@ -12,7 +12,7 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 // On a developer's machine without tmux these tests are skipped; CI installs tmux, so there
 // a missing tmux fails the run instead of passing it with the terminal untested.
 export const skipTerminal = !hasTmux && !process.env.CI;
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Terminal {
   pane(history?: boolean): string;

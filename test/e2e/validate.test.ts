@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { binPath, repoRoot, runCli, tempHome } from './run-cli.js';
+import { waitFor } from '../wait-for.js';
 
 const { home, cleanup } = tempHome();
 afterAll(cleanup);
@@ -109,9 +110,11 @@ describe('validate leaves as soon as its output is written, none of it lost', ()
       env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ECONSIG_HOME: home },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    // Read nothing for a while: the output (about 400 KB) fills the pipe and waits.
+    // Read nothing until our side's buffer is full and reading has stopped: the rest of the
+    // output (about 400 KB) then waits in the pipe.
     child.stdout.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => child.stdout.readableLength >= child.stdout.readableHighWaterMark, 10_000);
+    expect(child.exitCode).toBeNull();
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stdout.resume();

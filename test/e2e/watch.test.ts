@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { killWatches, startWatch, type WatchProcess } from './watch-process.js';
+import { waitFor } from '../wait-for.js';
 
 let home: string;
 beforeEach(() => {
@@ -62,10 +63,7 @@ describe('econsig watch (built binary)', () => {
 
   it('human mode: one delivery line on stdout with the outcome and reason', async () => {
     const run = watch(['--port', '0']);
-    await new Promise((r) => setTimeout(r, 50));
-    const deadline = Date.now() + 5000;
-    while (!/Listening on (\S+)/.test(run.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const url = /Listening on (\S+)/.exec(run.stderr())![1]!;
+    const url = (await waitFor(() => /Listening on (\S+)/.exec(run.stderr())))[1]!;
     await post(url, result('C-H', 'REPROVADO'));
     const line = await run.nextLine();
     expect(line).toMatch(/^\d\d:\d\d:\d\d {2}C-H {2}PROP-1001 {2}denied {2}"Margem insuficiente" {2}unverified$/);
@@ -174,13 +172,19 @@ describe('econsig watch: two processes on one home, and hostile bodies (the stor
     // The same body at the same moment to both: one of them records it.
     const body = result('C-TWO-2', 'REPROVADO');
     expect(await Promise.all([post(urlA, body), post(urlB, body)])).toEqual([200, 200]);
-    await new Promise((r) => setTimeout(r, 300));
+    const results = () =>
+      [...a.lines, ...b.lines]
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as { event: string; idContrato?: string })
+        .filter((e) => e.event === 'result')
+        .map((e) => e.idContrato)
+        .sort();
+    // Both results shown, then stopped: nothing more may be shown on the way out either.
+    await waitFor(() => results().length === 2);
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
     await Promise.all([a.exit, b.exit]);
-    const shown = [...a.lines, ...b.lines].filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { event: string; idContrato?: string });
-    const results = shown.filter((e) => e.event === 'result').map((e) => e.idContrato).sort();
-    expect(results).toEqual(['C-TWO-1', 'C-TWO-2']);
+    expect(results()).toEqual(['C-TWO-1', 'C-TWO-2']);
   });
 
   it('a JSON body nested 100,000 levels deep is answered 400, and the listener goes on', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as SandboxModule from '../../src/sandbox/server.js';
 import { repoRoot, runCli, tempHome } from './run-cli.js';
-import { hasTmux, runInTerminal as runTerminal, skipTerminal, sleep } from './tmux-harness.js';
+import { hasTmux, runInTerminal as runTerminal, skipTerminal } from './tmux-harness.js';
 import { bankOnly, parseSubmitJson, writeJson } from './submit-harness.js';
 
 const cleanups: Array<() => unknown> = [];

@@ -81,16 +81,6 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 3000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export const validSubmission = (idProposta = 'PROP-1001', contaBancaria: Record<string, string> = { compe: '341', agencia: '0001', conta: '12345-6', tipo: 'CORRENTE' }) => ({
   idProposta,
   pessoa: {

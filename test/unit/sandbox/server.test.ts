@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EconsigError } from '../../../src/errors.js';
 import { CONTRACTS_PATH, startSandbox, type Sandbox, type SandboxLogEntry, type SandboxOptions } from '../../../src/sandbox/server.js';
-import { send, startListener, validSubmission, waitFor } from './helpers.js';
+import { send, startListener, validSubmission } from './helpers.js';
+import { waitFor } from '../../wait-for.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const running: Array<{ close(): Promise<unknown> }> = [];

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookSender, type ResultPayload, type WebhookSender } from '../../../src/sandbox/webhook-sender.js';
-import { waitFor } from './helpers.js';
+import { waitFor } from '../../wait-for.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {

@@ -1,7 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTRACTS_PATH, startSandbox, type Sandbox, type SandboxLogEntry, type SandboxOptions, type WebhookLogEntry } from '../../../src/sandbox/server.js';
-import { freePort, send, startListener, validSubmission, waitFor } from './helpers.js';
+import { freePort, send, startListener, validSubmission } from './helpers.js';
+import { waitFor } from '../../wait-for.js';
 
 const running: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {

@@ -41,23 +41,31 @@ describe('isUsable', () => {
 });
 
 describe('clientCredentialsSource', () => {
-  function setup(options: { cache?: CachedToken; delayMs?: number } = {}) {
+  function setup(options: { cache?: CachedToken } = {}) {
     let clock = 10_000;
-    let fetched = 0;
+    const fetches: Promise<unknown>[] = [];
     const saved: CachedToken[] = [];
     const source = clientCredentialsSource({
       credentials: creds,
       now: () => clock,
       loadCache: () => options.cache,
       saveCache: (e) => saved.push(e),
-      fetchToken: async () => {
-        fetched += 1;
-        const n = fetched;
-        await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
-        return tokenAt(clock, n);
+      fetchToken: () => {
+        const n = fetches.length + 1;
+        // Answered on a later turn: callers of this turn find the request in flight.
+        const fetch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => tokenAt(clock, n));
+        fetches.push(fetch);
+        return fetch;
       },
     });
-    return { source, saved, fetched: () => fetched, advance: (ms: number) => (clock += ms) };
+    return {
+      source,
+      saved,
+      fetched: () => fetches.length,
+      /** Every token request so far has been answered. */
+      answered: () => Promise.allSettled(fetches),
+      advance: (ms: number) => (clock += ms),
+    };
   }
 
   it('32 callers at once share one token request', async () => {
@@ -69,7 +77,7 @@ describe('clientCredentialsSource', () => {
   });
 
   it('reuses the token until its refresh time; then sends it while one more is fetched, once', async () => {
-    const t = setup({ delayMs: 20 });
+    const t = setup();
     await t.source.token();
     t.advance(790_000);
     expect(await t.source.token()).toBe('at-1-abcdefgh');
@@ -78,7 +86,7 @@ describe('clientCredentialsSource', () => {
     const meanwhile = await Promise.all(Array.from({ length: 8 }, () => t.source.token()));
     expect(new Set(meanwhile)).toEqual(new Set(['at-1-abcdefgh']));
     expect(t.fetched()).toBe(2);
-    await new Promise((r) => setTimeout(r, 40));
+    await t.answered();
     expect(await t.source.token()).toBe('at-2-abcdefgh');
     expect(t.fetched()).toBe(2);
   });
@@ -93,20 +101,23 @@ describe('clientCredentialsSource', () => {
   it('a renewal that fails in the background is retried by the next caller once the token has ended', async () => {
     let calls = 0;
     let clock = 0;
+    const fetches: Promise<unknown>[] = [];
     const source = clientCredentialsSource({
       credentials: creds,
       now: () => clock,
-      fetchToken: async () => {
+      fetchToken: () => {
         calls += 1;
-        if (calls === 2) throw new Error('endpoint down');
-        if (calls === 3) throw new Error('still down');
-        return tokenAt(clock, calls);
+        const fetch = calls === 2 ? Promise.reject(new Error('endpoint down')) : calls === 3 ? Promise.reject(new Error('still down')) : Promise.resolve(tokenAt(clock, calls));
+        fetches.push(fetch);
+        return fetch;
       },
     });
     expect(await source.token()).toBe('at-1-abcdefgh');
     clock = 900_000;
     expect(await source.token()).toBe('at-1-abcdefgh');
-    await new Promise((r) => setTimeout(r, 5));
+    // The renewal in the background has failed.
+    await Promise.allSettled(fetches);
+    expect(calls).toBe(2);
     clock = 1_000_000;
     await expect(source.token()).rejects.toThrow('still down');
   });

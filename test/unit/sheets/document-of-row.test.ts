@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOfRow } from '../../../src/flows/sheet-inputs.js';
 import { expandInputs } from '../../../src/flows/inputs.js';
+import { waitFor } from '../../wait-for.js';
 
 const sheets = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'sheets');
 const options = { now: new Date('2026-01-10T12:00:00Z'), strict: false, lang: 'en' as const, stdin: { isTTY: false } };
@@ -53,8 +54,8 @@ describe('reading an xlsx leaves no temporary file', () => {
     try {
       await documentOfRow(source('numeric-cells.xlsx'), 3, options);
       await documentOfRow(source('libreoffice-from-csv.xlsx'), 2, options);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(readdirSync(dir)).toEqual([]);
+      // exceljs unlinks its copy without waiting for it (tmp's async remove): wait until it is gone.
+      await waitFor(() => readdirSync(dir).length === 0);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;

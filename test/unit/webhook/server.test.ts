@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/record/sqlite.js';
 import { ListenError, startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../../src/webhook/server.js';
 import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
+import { waitFor } from '../../wait-for.js';
 
 let home: string;
 let store: SqliteStore;
@@ -199,20 +200,28 @@ describe('listener: duplicates', () => {
 
   it('copies arriving while the first copy fails to be stored: one of them is stored and shown, once', async () => {
     let calls = 0;
+    let failFirst: (error: Error) => void = () => undefined;
+    let firstWriting: () => void = () => undefined;
+    const writing = new Promise<void>((resolve) => (firstWriting = resolve));
     const flaky = {
       location: store.location,
       recordDelivery: (delivery: DeliveryRecord) => {
         calls++;
-        // The first write fails only after the other copies arrived.
-        if (calls === 1) return new Promise<'stored'>((_, reject) => setTimeout(() => reject(new Error('ENOSPC')), 300));
+        // The first write fails only after the other copies were answered.
+        if (calls === 1) {
+          firstWriting();
+          return new Promise<'stored'>((_, reject) => (failFirst = reject));
+        }
         return store.recordDelivery(delivery);
       },
     };
     const l = await listen({ store: flaky });
     const body = sandboxBody();
     const first = post(l.url, body, { 'webhook-id': 'same' });
-    await new Promise((r) => setTimeout(r, 50));
-    const answers = await Promise.all([first, ...Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'same' }))]);
+    await writing;
+    const copies = await Promise.all(Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'same' })));
+    failFirst(new Error('ENOSPC'));
+    const answers = [await first, ...copies];
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 503]);
     expect(answers.filter((a) => a.text.includes('duplicate'))).toHaveLength(2);
     expect(stored()).toHaveLength(1);
@@ -380,10 +389,3 @@ async function startApp(handler: (req: import('node:http').IncomingMessage, body
   return { port: (server.address() as AddressInfo).port, paths, close };
 }
 
-async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
