@@ -51,6 +51,8 @@ export interface SandboxOptions {
   failRate?: number;
   /** Chaos: milliseconds added before every answer. */
   latencyMs?: number;
+  /** How the latency is waited for (tests hold it); a timer by default. */
+  sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => Date;
   onLog?: (entry: SandboxLogEntry) => void;
@@ -191,7 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const reject = (status: number, codigo: string, msg: string, headers?: Record<string, string>): void =>
       answer(status, { erros: [{ codigo, msg }] }, headers);
 
-    if (latencyMs > 0) await sleep(latencyMs);
+    if (latencyMs > 0) await (options.sleep ?? sleep)(latencyMs);
     if (oauth && (path === TOKEN_PATH || path === REVOKE_PATH)) {
       if (req.method !== 'POST') return answer(405, { error: 'invalid_request', error_description: 'Use POST.' }, { allow: 'POST' });
       const form = await readBody(req);

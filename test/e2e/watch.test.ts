@@ -73,9 +73,7 @@ describe('econsig watch (built binary)', () => {
 
   it('--contract X --timeout 1 exits 9 with no result', async () => {
     const run = watch(['--port', '0', '--contract', 'C-NONE', '--timeout', '1']);
-    const started = Date.now();
     expect(await run.exit).toBe(9);
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(run.stderr()).toContain('No result for contract C-NONE within 1 s');
   });
 

@@ -170,12 +170,17 @@ describe('sandbox: limits and chaos', () => {
     expect(res.json).toEqual({ code: 500, message: expect.stringContaining('--fail-rate') });
   });
 
-  it('latency delays every answer', async () => {
-    const sbx = await sandbox({ latencyMs: 150 });
-    const started = performance.now();
-    const res = await submit(sbx, validSubmission());
-    expect(res.status).toBe(202);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+  it('latency delays every answer: the answer waits for the latency to pass', async () => {
+    const asked: number[] = [];
+    let pass: () => void = () => {};
+    const sbx = await sandbox({ latencyMs: 150, sleep: (ms) => new Promise<void>((resolve) => { asked.push(ms); pass = resolve; }) });
+    let answered = false;
+    const answer = submit(sbx, validSubmission()).then((res) => { answered = true; return res; });
+    await waitFor(() => asked.length === 1);
+    expect(asked).toEqual([150]);
+    expect(answered).toBe(false);
+    pass();
+    expect((await answer).status).toBe(202);
   });
 });
 
