@@ -14,8 +14,6 @@ export interface GlobalOptions {
   json: boolean;
   color: boolean;
   verbose: boolean;
-  /** --lang: people's language (pt-BR or en); the locale's when absent. */
-  lang?: string | undefined;
 }
 
 export interface ValidateInput {
@@ -27,7 +25,6 @@ export interface ValidateInput {
   sheet?: string | undefined;
   /** The format of `-` when it is a sheet. */
   format?: 'csv' | 'xlsx' | undefined;
-  lang?: string | undefined;
 }
 
 export interface SubmitInput {
@@ -45,7 +42,6 @@ export interface SubmitInput {
   force: boolean;
   strict: boolean;
   report: string | undefined;
-  lang: string | undefined;
   /** xlsx: the worksheet to read. */
   sheet?: string | undefined;
   /** The format of `-` when it is a sheet. */
@@ -127,7 +123,6 @@ export type SchemaInput = Record<string, never>;
 
 export interface TemplateInput {
   format: 'xlsx' | 'csv';
-  lang: string | undefined;
   output: string | undefined;
   force: boolean;
 }

@@ -1,15 +1,17 @@
 /**
- * Flag value parsers: each throws commander's InvalidArgumentError, which exits 2. Its
- * text is the catalogue's English one; the error boundary finds the key by it and says it
- * in the run's language (ui/errors.ts usageMessage).
+ * Flag value parsers: each throws commander's InvalidArgumentError, which exits 2. commander
+ * passes on only its message, into its own: so the message is the catalogue key of what was
+ * expected, which the error boundary says in the run's language (ui/errors.ts usageMessage).
  */
 import { InvalidArgumentError } from 'commander';
-import { tr } from './i18n/index.js';
+import type { MessageKey } from './i18n/index.js';
+
+const invalid = (key: MessageKey): InvalidArgumentError => new InvalidArgumentError(key);
 
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectPort'));
+    throw invalid('cli.expectPort');
   }
   return port;
 }
@@ -20,7 +22,7 @@ export const MAX_SECONDS = 86_400;
 export function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectSeconds'));
+    throw invalid('cli.expectSeconds');
   }
   return seconds;
 }
@@ -28,7 +30,7 @@ export function parseSeconds(value: string): number {
 export function parseMilliseconds(value: string): number {
   const ms = Number(value);
   if (value.trim() === '' || !Number.isFinite(ms) || ms < 0 || ms > MAX_SECONDS * 1000) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectMilliseconds'));
+    throw invalid('cli.expectMilliseconds');
   }
   return ms;
 }
@@ -36,21 +38,21 @@ export function parseMilliseconds(value: string): number {
 export function parseHost(value: string): string {
   // An empty host would bind every interface; a URL or a port here is a slip.
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(value)) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectHost'));
+    throw invalid('cli.expectHost');
   }
   return value.replace(/^\[|\]$/g, '');
 }
 
 export function parsePositiveSeconds(value: string): number {
   const seconds = parseSeconds(value);
-  if (seconds === 0) throw new InvalidArgumentError(tr('en', 'cli.expectPositiveSeconds'));
+  if (seconds === 0) throw invalid('cli.expectPositiveSeconds');
   return seconds;
 }
 
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectPositiveInt'));
+    throw invalid('cli.expectPositiveInt');
   }
   return n;
 }
@@ -58,7 +60,7 @@ export function parsePositiveInt(value: string): number {
 export function parseShare(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectShare'));
+    throw invalid('cli.expectShare');
   }
   return n;
 }
@@ -67,14 +69,14 @@ export function parseShare(value: string): number {
 export function parseListen(value: string): { host: string; port: number } {
   const listen = parseHostPort(value);
   if (listen.port === 0) {
-    throw new InvalidArgumentError(tr('en', 'cli.expectFixedPort'));
+    throw invalid('cli.expectFixedPort');
   }
   return listen;
 }
 
 export function parseHostPort(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError(tr('en', 'cli.expectHostPort'));
+  if (!match) throw invalid('cli.expectHostPort');
   const port = parsePort(match[2] ?? '');
   const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
   return { host, port };
@@ -82,7 +84,7 @@ export function parseHostPort(value: string): { host: string; port: number } {
 
 /** --lang: Portuguese (pt, pt-BR, pt_BR.UTF-8...) or English (en, en-US...); anything else is a slip. */
 export function parseLang(value: string): string {
-  if (!/^(pt|en)([-_.@].*)?$/i.test(value)) throw new InvalidArgumentError(tr('en', 'cli.expectLang'));
+  if (!/^(pt|en)([-_.@].*)?$/i.test(value)) throw invalid('cli.expectLang');
   return value;
 }
 
@@ -91,10 +93,10 @@ export function parseUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidArgumentError(tr('en', 'cli.expectUrl'));
+    throw invalid('cli.expectUrl');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidArgumentError(tr('en', 'cli.expectHttpUrl'));
+    throw invalid('cli.expectHttpUrl');
   }
   return value;
 }

@@ -7,8 +7,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
 import { parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
-import { examplesIn, helpIn, helpText } from './cli-help.js';
-import type { Lang } from './i18n/index.js';
+import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
+import { type Lang, say } from './i18n/index.js';
 import { packageVersion } from './package-files.js';
 
 export type * from './cli-inputs.js';
@@ -19,46 +19,43 @@ function collect(value: string, previous: string[]): string[] {
 
 /**
  * Build the commander program. `dispatch` receives each command's typed input. `lang`: the
- * help's language (cli-help.ts says the English written here in it).
+ * help's language; each description is named by its key in the catalogue (i18n/help.ts).
  */
 export function buildProgram(
   dispatch: Dispatch,
-  output?: { writeOut(text: string): void; writeErr(text: string): void; outputError?(text: string, write: (text: string) => void): void },
-  lang: Lang = 'en',
+  output: { writeOut(text: string): void; writeErr(text: string): void; outputError?(text: string, write: (text: string) => void): void },
+  lang: Lang,
 ) {
+  const help = (key: HelpKey): string => say(lang, key);
+  // A comment of an example is a key of the catalogue too: `# help.ex.demo`.
   const examples = (...lines: string[]): string => examplesIn(lang, lines);
   const program = new Command('econsig')
     // Set before any subcommand is added: subcommands copy these settings when created.
     .exitOverride()
     // Each command's help lists --profile, --json... too (issue 14).
     .configureHelp({ showGlobalOptions: true, ...helpIn(lang) })
-    .description('Submit payroll-deducted loan (consignado) contracts and follow their approval.')
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'settings profile to use (env ECONSIG_PROFILE)')
-    .addOption(new Option('--base-url <url>', 'service base URL (env ECONSIG_BASE_URL)').argParser(parseUrl))
-    .option('--json', 'machine-readable output: one JSON document on stdout')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('--verbose', 'show more detail, and stack traces of errors')
-    .addOption(new Option('--lang <locale>', 'language of messages and help: pt-BR or en (default from LC_ALL, LC_MESSAGES, LANG)').argParser(parseLang))
+    .description(help('help.econsig'))
+    .version(packageVersion(), '-V, --version', help('help.version'))
+    .helpOption('-h, --help', help('help.help'))
+    .helpCommand('help [command]', help('help.helpCommand'))
+    .option('--profile <name>', help('help.profile'))
+    .addOption(new Option('--base-url <url>', help('help.baseUrl')).argParser(parseUrl))
+    .option('--json', help('help.json'))
+    .option('--no-color', help('help.color'))
+    .option('--verbose', help('help.verbose'))
+    .addOption(new Option('--lang <locale>', help('help.lang')).argParser(parseLang))
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)
     .addHelpText(
       'after',
       examples(
-        'econsig demo                                   # the whole flow on the built-in sandbox',
-        'econsig validate fixtures/valid                # check files, send nothing',
-        'econsig submit --file proposal.json --wait     # send one and wait for the result',
-        'ECONSIG_TOKEN=... econsig submit p.json --wait --json   # in CI',
-      ) +
-        `\n${helpText(
-          lang,
-          'Exit codes: 0 ok, 1 invalid, 2 usage, 3 auth, 4 proposal not found, 5 rejected,\n' +
-            '6 rate limited, 7 unavailable/unknown, 8 denied, 9 no result in time,\n' +
-            '70 bug in econsig, 74 local storage failure, 130 interrupted.',
-        )}\n`,
+        'econsig demo                                   # help.ex.demo',
+        'econsig validate fixtures/valid                # help.ex.validate',
+        'econsig submit --file proposal.json --wait     # help.ex.submitWait',
+        'ECONSIG_TOKEN=... econsig submit p.json --wait --json   # help.ex.ci',
+      ) + `\n${help('help.exitCodes')}\n`,
     );
-  if (output) program.configureOutput(output);
+  program.configureOutput(output);
   const globals = (): GlobalOptions => {
     const o = program.opts();
     return {
@@ -67,62 +64,61 @@ export function buildProgram(
       json: o.json === true,
       color: o.color,
       verbose: o.verbose === true,
-      lang: o.lang,
     };
   };
 
   program
     .command('validate')
-    .description('check submission files locally; sends nothing')
-    .argument('[file...]', 'files, folders (every *.json, *.csv and *.xlsx below) or - for stdin')
-    .option('--strict', 'warnings count as errors')
-    .option('-q, --quiet', 'list only the files with errors or warnings, then the summary')
-    .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
-    .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
+    .description(help('help.validate'))
+    .argument('[file...]', help('help.files'))
+    .option('--strict', help('help.strict'))
+    .option('-q, --quiet', help('help.validate.quiet'))
+    .option('--sheet <name>', help('help.sheet'))
+    .addOption(new Option('--format <format>', help('help.format')).choices(['csv', 'xlsx'] as const))
     .addHelpText(
       'after',
       examples(
         'econsig validate proposal.json',
         'econsig validate submissions/ --json',
         'cat proposal.json | econsig validate -',
-        'econsig validate planilha.xlsx --sheet Propostas   # one submission per row',
+        'econsig validate planilha.xlsx --sheet Propostas   # help.ex.sheetRows',
         'cat planilha.csv | econsig validate - --format csv',
       ),
     )
     .action(async (files, o) => {
-      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format, lang: globals().lang }, globals());
+      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format }, globals());
     });
 
   program
     .command('submit')
-    .description('validate and send submissions; no file on a terminal starts the wizard')
-    .argument('[file...]', 'files, folders (every *.json, *.csv and *.xlsx below) or - for stdin')
-    .option('-f, --file <path>', 'a submission file (may repeat)', collect, [])
-    .option('--wait', 'wait for the approval result of each contract')
-    .option('--timeout <seconds>', 'how long --wait waits (default 120)', parsePositiveSeconds)
-    .option('--listen <host:port>', 'listener that --wait uses (default 127.0.0.1:4020)', parseListen)
-    .option('--dry-run', 'validate and print the exact request; send nothing')
-    .option('-i, --interactive', 'build the submission with the wizard')
-    .option('--save <file>', 'wizard: write the built submission to this file')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--concurrency <n>', 'submissions in flight at once (default 4; config concurrency)', parsePositiveInt)
-    .option('--request-timeout <seconds>', 'limit for one HTTP exchange (default 30)', parsePositiveSeconds)
-    .option('--force', 'send even if the store shows this proposal already has a contract (or one that may exist)')
-    .option('--strict', 'warnings count as errors')
-    .option('--report <file>', 'write a JUnit XML report of the run')
-    .option('--sheet <name>', 'xlsx: the worksheet to read (default: the first)')
-    .addOption(new Option('--format <format>', 'format of - (stdin) when it is a sheet').choices(['csv', 'xlsx'] as const))
-    .option('--results <file>', 'sheets: write the results here (.csv or .xlsx; default <name>.resultados.<ext>)')
-    .option('--row <n>', 'sheets: only this row (header = 1); with -i, the row the wizard starts from', parsePositiveInt)
+    .description(help('help.submit'))
+    .argument('[file...]', help('help.files'))
+    .option('-f, --file <path>', help('help.submit.file'), collect, [])
+    .option('--wait', help('help.submit.wait'))
+    .option('--timeout <seconds>', help('help.submit.timeout'), parsePositiveSeconds)
+    .option('--listen <host:port>', help('help.submit.listen'), parseListen)
+    .option('--dry-run', help('help.submit.dryRun'))
+    .option('-i, --interactive', help('help.submit.interactive'))
+    .option('--save <file>', help('help.submit.save'))
+    .option('-y, --yes', help('help.submit.yes'))
+    .option('--concurrency <n>', help('help.submit.concurrency'), parsePositiveInt)
+    .option('--request-timeout <seconds>', help('help.submit.requestTimeout'), parsePositiveSeconds)
+    .option('--force', help('help.submit.force'))
+    .option('--strict', help('help.strict'))
+    .option('--report <file>', help('help.submit.report'))
+    .option('--sheet <name>', help('help.sheet'))
+    .addOption(new Option('--format <format>', help('help.format')).choices(['csv', 'xlsx'] as const))
+    .option('--results <file>', help('help.submit.results'))
+    .option('--row <n>', help('help.submit.row'), parsePositiveInt)
     .addHelpText(
       'after',
       examples(
         'econsig submit --file proposal.json --wait',
-        'econsig submit planilha.xlsx --wait   # one submission per row; planilha.resultados.xlsx',
-        'econsig submit -i --file planilha.xlsx --row 7   # the wizard, starting from row 7',
+        'econsig submit planilha.xlsx --wait   # help.ex.sheetResults',
+        'econsig submit -i --file planilha.xlsx --row 7   # help.ex.wizardRow',
         'econsig submit submissions/ --concurrency 8 --report junit.xml',
         'econsig submit proposal.json --dry-run',
-        'econsig submit                                  # wizard, on a terminal',
+        'econsig submit                                  # help.ex.wizard',
         'ECONSIG_TOKEN=$TOKEN econsig submit p.json --wait --json',
       ),
     )
@@ -141,7 +137,6 @@ export function buildProgram(
         force: o.force === true,
         strict: o.strict === true,
         report: o.report,
-        lang: globals().lang,
         sheet: o.sheet,
         format: o.format,
         results: o.results,
@@ -152,13 +147,13 @@ export function buildProgram(
 
   program
     .command('watch')
-    .description('run the local webhook listener and show each approval result as it arrives')
-    .option('--port <n>', 'port to listen on (default 4020; 0 picks a free one)', parsePort)
-    .option('--host <addr>', 'address to bind (default 127.0.0.1)', parseHost)
-    .option('--path <path>', 'webhook path (default /webhook)')
-    .option('--secret <secret>', 'the callback secret (prefer ECONSIG_WEBHOOK_SECRET)')
+    .description(help('help.watch'))
+    .option('--port <n>', help('help.watch.port'), parsePort)
+    .option('--host <addr>', help('help.watch.host'), parseHost)
+    .option('--path <path>', help('help.watch.path'))
+    .option('--secret <secret>', help('help.watch.secret'))
     .addOption(
-      new Option('--auth <scheme>', 'callback authentication (default: standard-webhooks with a secret, else none)').choices([
+      new Option('--auth <scheme>', help('help.watch.auth')).choices([
         'none',
         'standard-webhooks',
         'bearer',
@@ -166,11 +161,11 @@ export function buildProgram(
         'basic',
       ]),
     )
-    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; with --tls-key)')
-    .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
-    .addOption(new Option('--forward-to <url>', 'relay each delivery to a local app').argParser(parseUrl))
-    .option('--contract <id>', 'exit after this contract\'s result: 0 approved, 8 denied, 9 timeout')
-    .option('--timeout <seconds>', 'with --contract: how long to wait', parsePositiveSeconds)
+    .option('--tls-cert <file>', help('help.watch.tlsCert'))
+    .option('--tls-key <file>', help('help.watch.tlsKey'))
+    .addOption(new Option('--forward-to <url>', help('help.watch.forwardTo')).argParser(parseUrl))
+    .option('--contract <id>', help('help.watch.contract'))
+    .option('--timeout <seconds>', help('help.watch.timeout'), parsePositiveSeconds)
     .addHelpText(
       'after',
       examples(
@@ -188,26 +183,26 @@ export function buildProgram(
 
   program
     .command('sandbox')
-    .description('run the local simulator of the service')
-    .option('--port <n>', 'port (0 picks a free one)', parsePort, 4010)
-    .option('--host <addr>', 'address to bind', parseHost, '127.0.0.1')
+    .description(help('help.sandbox'))
+    .option('--port <n>', help('help.sandbox.port'), parsePort, 4010)
+    .option('--host <addr>', help('help.sandbox.host'), parseHost, '127.0.0.1')
     .addOption(
-      new Option('--webhook-url <url>', 'where result webhooks are sent')
+      new Option('--webhook-url <url>', help('help.sandbox.webhookUrl'))
         .argParser(parseUrl)
         .default('http://127.0.0.1:4020/webhook'),
     )
-    .option('--token <token>', 'the token it accepts (default: a fresh one, printed at start)')
-    .option('--delay <seconds>', 'time a contract stays in progress before its result', parseSeconds, 3)
-    .option('--secret <secret>', 'sign webhooks (Standard Webhooks, whsec_...)')
-    .option('--rate-limit <n>', 'requests per second before 429', parsePositiveInt)
-    .option('--proposals <file>', 'catalogue of proposals, workers and Pix keys to load')
-    .option('--fail-rate <share>', 'chaos: answer this share of requests with 500', parseShare, 0)
-    .option('--latency <ms>', 'chaos: add this many milliseconds to every answer', parseMilliseconds, 0)
-    .option('--oauth', 'play an OAuth2 token endpoint at /oauth2/token (client id and secret printed at start)')
-    .option('--token-ttl <seconds>', 'with --oauth: lifetime of each access token (default 3600)', parsePositiveSeconds)
-    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM), with --tls-key')
-    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
-    .option('--client-ca <file>', 'with --tls-cert: demand a client certificate signed by this CA (mTLS)')
+    .option('--token <token>', help('help.sandbox.token'))
+    .option('--delay <seconds>', help('help.sandbox.delay'), parseSeconds, 3)
+    .option('--secret <secret>', help('help.sandbox.secret'))
+    .option('--rate-limit <n>', help('help.sandbox.rateLimit'), parsePositiveInt)
+    .option('--proposals <file>', help('help.sandbox.proposals'))
+    .option('--fail-rate <share>', help('help.sandbox.failRate'), parseShare, 0)
+    .option('--latency <ms>', help('help.sandbox.latency'), parseMilliseconds, 0)
+    .option('--oauth', help('help.sandbox.oauth'))
+    .option('--token-ttl <seconds>', help('help.sandbox.tokenTtl'), parsePositiveSeconds)
+    .option('--tls-cert <file>', help('help.sandbox.tlsCert'))
+    .option('--tls-key <file>', help('help.sandbox.tlsKey'))
+    .option('--client-ca <file>', help('help.sandbox.clientCa'))
     .addHelpText(
       'after',
       examples(
@@ -229,24 +224,24 @@ export function buildProgram(
 
   program
     .command('demo')
-    .description('run the whole flow against the built-in sandbox, in a few seconds')
-    .option('--delay <seconds>', 'sandbox processing time', parseSeconds, 1)
+    .description(help('help.demo'))
+    .option('--delay <seconds>', help('help.demo.delay'), parseSeconds, 1)
     .addHelpText('after', examples('econsig demo', 'econsig demo --json'))
     .action(async (o) => {
       await dispatch('demo', { delay: o.delay }, globals());
     });
 
-  const auth = program.command('auth').description('store, show, remove or print the bearer token or OAuth2 client credentials');
+  const auth = program.command('auth').description(help('help.auth'));
   auth
     .command('login')
-    .description('store a token (masked prompt, or --with-token from stdin), or OAuth2 client credentials')
-    .option('--with-token', 'read the token from standard input')
-    .option('--client-credentials', 'OAuth2 client credentials: the secret from a masked prompt, or --with-secret')
-    .addOption(new Option('--token-url <url>', 'with --client-credentials: the token endpoint').argParser(parseUrl))
-    .option('--client-id <id>', 'with --client-credentials: the client id')
-    .option('--scope <scope>', 'with --client-credentials: scope to ask for (optional)')
-    .addOption(new Option('--client-auth <how>', 'with --client-credentials: basic (default) or post').choices(['basic', 'post']))
-    .option('--with-secret', 'with --client-credentials: read the client secret from standard input')
+    .description(help('help.auth.login'))
+    .option('--with-token', help('help.auth.login.withToken'))
+    .option('--client-credentials', help('help.auth.login.clientCredentials'))
+    .addOption(new Option('--token-url <url>', help('help.auth.login.tokenUrl')).argParser(parseUrl))
+    .option('--client-id <id>', help('help.auth.login.clientId'))
+    .option('--scope <scope>', help('help.auth.login.scope'))
+    .addOption(new Option('--client-auth <how>', help('help.auth.login.clientAuth')).choices(['basic', 'post']))
+    .option('--with-secret', help('help.auth.login.withSecret'))
     .addHelpText(
       'after',
       examples(
@@ -265,21 +260,21 @@ export function buildProgram(
     });
   auth
     .command('status')
-    .description('show how the profile authenticates: token (masked), where it comes from, expiry; client certificate')
+    .description(help('help.auth.status'))
     .addHelpText('after', examples('econsig auth status', 'econsig auth status --profile homolog --json'))
     .action(async () => {
       await dispatch('auth', { action: 'status' }, globals());
     });
   auth
     .command('logout')
-    .description('remove the stored token, client secret and cached access token')
+    .description(help('help.auth.logout'))
     .addHelpText('after', examples('econsig auth logout', 'econsig auth logout --profile homolog'))
     .action(async () => {
       await dispatch('auth', { action: 'logout' }, globals());
     });
   auth
     .command('token')
-    .description('print the token in use (for scripts)')
+    .description(help('help.auth.token'))
     .addHelpText('after', examples('curl -H "Authorization: Bearer $(econsig auth token)" ...'))
     .action(async () => {
       await dispatch('auth', { action: 'token' }, globals());
@@ -287,7 +282,7 @@ export function buildProgram(
 
   const config = program
     .command('config')
-    .description('settings per profile: base-url, webhook.port, webhook.secret, request-timeout, wait-timeout, ...')
+    .description(help('help.config'))
     .addHelpText(
       'after',
       examples(
@@ -299,7 +294,7 @@ export function buildProgram(
   config
     .command('get')
     .argument('<key>')
-    .description('print one setting')
+    .description(help('help.config.get'))
     .addHelpText('after', examples('econsig config get base-url', 'econsig config get webhook.port --profile homolog'))
     .action(async (key) => {
       await dispatch('config', { action: 'get', key }, globals());
@@ -308,7 +303,7 @@ export function buildProgram(
     .command('set')
     .argument('<key>')
     .argument('<value>')
-    .description('change one setting')
+    .description(help('help.config.set'))
     .addHelpText('after', examples('econsig config set base-url https://homolog.example.com --profile homolog', 'econsig config set concurrency 8'))
     .action(async (key, value) => {
       await dispatch('config', { action: 'set', key, value }, globals());
@@ -316,21 +311,21 @@ export function buildProgram(
   config
     .command('unset')
     .argument('<key>')
-    .description('go back to the default of one setting')
+    .description(help('help.config.unset'))
     .addHelpText('after', examples('econsig config unset request-timeout'))
     .action(async (key) => {
       await dispatch('config', { action: 'unset', key }, globals());
     });
   config
     .command('list')
-    .description('every setting of the profile and where it comes from')
+    .description(help('help.config.list'))
     .addHelpText('after', examples('econsig config list', 'econsig config list --profile homolog --json'))
     .action(async () => {
       await dispatch('config', { action: 'list' }, globals());
     });
   config
     .command('path')
-    .description('where settings, token and store are kept')
+    .description(help('help.config.path'))
     .addHelpText('after', examples('econsig config path'))
     .action(async () => {
       await dispatch('config', { action: 'path' }, globals());
@@ -338,12 +333,12 @@ export function buildProgram(
 
   program
     .command('history')
-    .description('the store: every submission, its answer and its result, newest first')
-    .option('--limit <n>', 'newest entries to show', parsePositiveInt, 20)
-    .option('--proposal <id>', 'only this idProposta')
-    .option('--contract <id>', 'only this idContrato')
-    .option('--outcome <outcome>', 'only this outcome of the answer or the result (accepted, approved, denied, rejected, unknown...)')
-    .option('--since <when>', 'only those sent since an ISO date, or a duration back from now (2h, 7d)')
+    .description(help('help.history'))
+    .option('--limit <n>', help('help.history.limit'), parsePositiveInt, 20)
+    .option('--proposal <id>', help('help.history.proposal'))
+    .option('--contract <id>', help('help.history.contract'))
+    .option('--outcome <outcome>', help('help.history.outcome'))
+    .option('--since <when>', help('help.history.since'))
     .addHelpText('after', examples('econsig history', 'econsig history --proposal PROP-1001 --json', 'econsig history --outcome rejected --since 7d'))
     .action(async (o) => {
       await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract, outcome: o.outcome, since: o.since }, globals());
@@ -351,11 +346,11 @@ export function buildProgram(
 
   program
     .command('doctor')
-    .description('check each step to the service: settings, clock, DNS, TCP, TLS, client certificate, token, receiver, store')
+    .description(help('help.doctor'))
     .addHelpText(
       'after',
       examples('econsig doctor', 'econsig doctor --profile homolog --json') +
-        `\n${helpText(lang, 'Exit code: 0 when every check passes, else the exit code of the first that fails.')}\n`,
+        `\n${help('help.doctor.exitCode')}\n`,
     )
     .action(async () => {
       await dispatch('doctor', {}, globals());
@@ -363,7 +358,7 @@ export function buildProgram(
 
   program
     .command('schema')
-    .description('print the JSON Schema of a submission file')
+    .description(help('help.schema'))
     .addHelpText('after', examples('econsig schema > submission.schema.json'))
     .action(async () => {
       await dispatch('schema', {}, globals());
@@ -371,16 +366,16 @@ export function buildProgram(
 
   program
     .command('template')
-    .description('write an empty submissions sheet (xlsx: with a sheet explaining each column)')
-    .addOption(new Option('--format <format>', 'xlsx or csv').choices(['xlsx', 'csv'] as const).default('xlsx' as const))
-    .option('-o, --output <file>', 'where to write it (default modelo-econsig.<ext>; - for stdout)')
-    .option('--force', 'overwrite the file if it exists')
+    .description(help('help.template'))
+    .addOption(new Option('--format <format>', help('help.template.format')).choices(['xlsx', 'csv'] as const).default('xlsx' as const))
+    .option('-o, --output <file>', help('help.template.output'))
+    .option('--force', help('help.template.force'))
     .addHelpText(
       'after',
-      examples('econsig template                       # modelo-econsig.xlsx', 'econsig template --format csv --lang en -o submissions.csv'),
+      examples('econsig template                       # help.ex.template', 'econsig template --format csv --lang en -o submissions.csv'),
     )
     .action(async (o) => {
-      await dispatch('template', { format: o.format, lang: globals().lang, output: o.output, force: o.force === true }, globals());
+      await dispatch('template', { format: o.format, output: o.output, force: o.force === true }, globals());
     });
 
   return program;

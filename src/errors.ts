@@ -1,3 +1,5 @@
+import { type Message, say } from './i18n/index.js';
+
 /**
  * The exit codes of the CLI contract (docs/cli-contract.md, "Exit codes"). Only main.ts
  * turns them into a process exit; everything else throws an EconsigError carrying one.
@@ -22,53 +24,44 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/**
- * A text of the message catalogue (src/i18n/), by key: layers below ui/ say what happened
- * this way and the error boundary renders it in the run's language. `en` is the English
- * text, kept as the error's `message` (logs, the store, tests). Built by `text()` of
- * i18n/index.ts, which checks the key; this file imports nothing of ours.
- */
-export interface Text {
-  readonly key: string;
-  readonly values?: Readonly<Record<string, unknown>>;
-  readonly en: string;
-}
+/** What happened, or what to do: a message of the catalogue, or words not ours to translate (the sandbox's), said as they are. */
+type Said = Message | string;
 
-/** A message or hint: plain (already in the reader's language, or a system's own) or a catalogue text. */
-export type Message = string | Text;
-
-const english = (said: Message): string => (typeof said === 'string' ? said : said.en);
-const textOf = (said: Message | undefined): Text | undefined => (said === undefined || typeof said === 'string' ? undefined : said);
+const english = (said: Said): string => (typeof said === 'string' ? said : say('en', said));
+const messageOf = (said: Said | undefined): Message | undefined => (said === undefined || typeof said === 'string' ? undefined : said);
 
 export interface EconsigErrorOptions {
   exitCode: ExitCode;
   /** What the operator should do next. */
-  hint?: Message | undefined;
+  hint?: Said | undefined;
   cause?: unknown;
 }
 
-/** An error meant for an operator: a message, an exit code and a hint. */
+/**
+ * An error meant for an operator: a message, an exit code and a hint. The error boundary
+ * (ui/errors.ts) says `text` and `hintText` in the run's language; `message` and `hint` are
+ * their English, for logs, --verbose and tests.
+ */
 export class EconsigError extends Error {
   readonly exitCode: ExitCode;
-  /** The hint in English (see `hintText` for the catalogue's). */
   readonly hint: string | undefined;
-  /** The message as a catalogue text, when it is one: rendered in the run's language. */
-  readonly text: Text | undefined;
-  readonly hintText: Text | undefined;
+  /** The message as a catalogue message, when it is one. */
+  readonly text: Message | undefined;
+  readonly hintText: Message | undefined;
 
-  constructor(message: Message, options: EconsigErrorOptions) {
+  constructor(message: Said, options: EconsigErrorOptions) {
     super(english(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EconsigError';
     this.exitCode = options.exitCode;
     this.hint = options.hint === undefined ? undefined : english(options.hint);
-    this.text = textOf(message);
-    this.hintText = textOf(options.hint);
+    this.text = messageOf(message);
+    this.hintText = messageOf(options.hint);
   }
 }
 
 /** Bad flags, missing arguments, unreadable files, a prompt needed where none is allowed. */
 export class UsageError extends EconsigError {
-  constructor(message: Message, hint?: Message, cause?: unknown) {
+  constructor(message: Said, hint?: Said, cause?: unknown) {
     super(message, { exitCode: ExitCode.usage, hint, cause });
     this.name = 'UsageError';
   }
@@ -76,7 +69,7 @@ export class UsageError extends EconsigError {
 
 /** No token, or the service said 401. */
 export class AuthError extends EconsigError {
-  constructor(message: Message, hint?: Message, cause?: unknown) {
+  constructor(message: Said, hint?: Said, cause?: unknown) {
     super(message, { exitCode: ExitCode.auth, hint, cause });
     this.name = 'AuthError';
   }
@@ -84,7 +77,7 @@ export class AuthError extends EconsigError {
 
 /** Ctrl-C (a key in raw mode, or SIGINT) or SIGTERM: exit 130. */
 export class InterruptedError extends EconsigError {
-  constructor(message: Message = 'Interrupted.', hint?: Message) {
+  constructor(message: Said, hint?: Said) {
     super(message, { exitCode: ExitCode.interrupted, hint });
     this.name = 'InterruptedError';
   }

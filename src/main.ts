@@ -44,8 +44,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   const closers: Array<() => unknown> = [];
   const abort = new AbortController();
-  // Before commander has parsed argv (its own errors), --lang is looked for by hand.
-  let io = createIo({ env, ...streams, lang: langOf(langFlag(argv), env) });
+  // The run's language, decided once: --lang is looked for by hand, as commander's own
+  // errors and the help need it before argv is parsed.
+  const lang = langOf(langFlag(argv), env);
+  let io = createIo({ env, ...streams, lang });
   let untrap: (() => void) | undefined;
 
   // commander actions cannot return a value: the running command's exit code lands here.
@@ -60,7 +62,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   streams.stderr.on('error', onStreamError);
 
   const dispatch: Dispatch = async (name, input, globals) => {
-    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, lang: langOf(globals.lang, env) });
+    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, lang });
     untrap ??= trapSignals(abort);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
@@ -76,7 +78,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       // A usage error is said once, in the run's language, by renderFailure.
       outputError: () => undefined,
     },
-    io.lang,
+    lang,
   );
 
   try {

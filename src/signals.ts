@@ -7,7 +7,7 @@
  * turns that byte into a real SIGINT (ui/interrupt-key.ts, ui/prompts.ts), so every Ctrl-C
  * takes this one path.
  */
-import { text } from './i18n/index.js';
+import { msg } from './i18n/index.js';
 import { InterruptedError } from './errors.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -35,7 +35,7 @@ export function trapSignals(abort: AbortController, options: TrapOptions = {}): 
     const name = signal ?? 'SIGINT';
     if (firstAt === undefined) {
       firstAt = now();
-      if (!abort.signal.aborted) abort.abort(new InterruptedError(text('cli.interrupted', { signal: name })));
+      if (!abort.signal.aborted) abort.abort(new InterruptedError(msg('cli.interrupted', { signal: name })));
       options.onFirst?.(name);
       return;
     }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { helpText } from '../src/cli-help.js';
+import { PassThrough } from 'node:stream';
 import { type CommandInputs, type CommandName, buildProgram } from '../src/cli.js';
+import type { Lang } from '../src/i18n/index.js';
+import { main } from '../src/main.js';
 
 /** Parse argv with the real program and capture what the command would receive. */
 async function parse(argv: string[]): Promise<{ name: CommandName; input: unknown; globals: unknown }> {
@@ -11,6 +13,7 @@ async function parse(argv: string[]): Promise<{ name: CommandName; input: unknow
       return 0;
     },
     { writeOut: () => undefined, writeErr: () => undefined },
+    'en',
   );
   await program.parseAsync(['node', 'econsig', ...argv]);
   if (!seen) throw new Error('no command ran');
@@ -40,7 +43,6 @@ const submitDefaults: CommandInputs['submit'] = {
   force: false,
   strict: false,
   report: undefined,
-  lang: undefined,
 };
 
 describe('argv to typed input', () => {
@@ -55,7 +57,7 @@ describe('argv to typed input', () => {
       { ...submitDefaults, files: ['p.json'], wait: true, timeout: 30, listen: { host: '127.0.0.1', port: 5000 }, concurrency: 8 },
     ],
     [['submit', '--listen', '4021', '--dry-run', '-y', '--force'], 'submit', { ...submitDefaults, listen: { host: '127.0.0.1', port: 4021 }, dryRun: true, yes: true, force: true }],
-    [['submit', '-i', '--save', 'out.json', '--lang', 'pt-BR'], 'submit', { ...submitDefaults, interactive: true, save: 'out.json', lang: 'pt-BR' }],
+    [['submit', '-i', '--save', 'out.json', '--lang', 'pt-BR'], 'submit', { ...submitDefaults, interactive: true, save: 'out.json' }],
     [['submit', 'p.json', '--request-timeout', '2.5', '--report', 'junit.xml', '--strict'], 'submit', { ...submitDefaults, files: ['p.json'], requestTimeout: 2.5, report: 'junit.xml', strict: true }],
     [['watch'], 'watch', { port: undefined, host: undefined, path: undefined, secret: undefined, forwardTo: undefined, contract: undefined, timeout: undefined }],
     [
@@ -96,14 +98,13 @@ describe('argv to typed input', () => {
     [['config', 'path'], 'config', { action: 'path' }],
     [['history', '--limit', '5', '--proposal', 'PROP-1'], 'history', { limit: 5, proposal: 'PROP-1', contract: undefined }],
     [['schema'], 'schema', {}],
-    [['validate', 'p.xlsx', '--sheet', 'Propostas', '--lang', 'pt-BR'], 'validate', { files: ['p.xlsx'], strict: false, sheet: 'Propostas', lang: 'pt-BR' }],
-    // --lang is global: before the command too.
-    [['--lang', 'pt-BR', 'validate', 'p.json'], 'validate', { files: ['p.json'], strict: false, lang: 'pt-BR' }],
+    [['validate', 'p.xlsx', '--sheet', 'Propostas', '--lang', 'pt-BR'], 'validate', { files: ['p.xlsx'], strict: false, sheet: 'Propostas' }],
+    [['--lang', 'pt-BR', 'validate', 'p.json'], 'validate', { files: ['p.json'], strict: false }],
     [['validate', '-', '--format', 'csv'], 'validate', { files: ['-'], strict: false, format: 'csv' }],
     [['submit', 'p.csv', '--results', 'r.xlsx', '--row', '7'], 'submit', { ...submitDefaults, files: ['p.csv'], results: 'r.xlsx', row: 7 }],
     [['submit', '-', '--format', 'xlsx', '--sheet', 'Lote'], 'submit', { ...submitDefaults, files: ['-'], format: 'xlsx', sheet: 'Lote' }],
-    [['template'], 'template', { format: 'xlsx', lang: undefined, output: undefined, force: false }],
-    [['template', '--format', 'csv', '--lang', 'en', '-o', '-', '--force'], 'template', { format: 'csv', lang: 'en', output: '-', force: true }],
+    [['template'], 'template', { format: 'xlsx', output: undefined, force: false }],
+    [['template', '--format', 'csv', '--lang', 'en', '-o', '-', '--force'], 'template', { format: 'csv', output: '-', force: true }],
   ])('%j → %s', async (argv, name, input) => {
     const seen = await parse(argv);
     expect(seen.name).toBe(name);
@@ -145,23 +146,47 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
   });
 });
 
-describe('the help in Portuguese (cli-help.ts, area help)', () => {
-  /** Every description the program shows: commands, options, arguments. */
-  function descriptions(): string[] {
-    const program = buildProgram(async () => 0, { writeOut: () => undefined, writeErr: () => undefined });
-    const found = new Set<string>();
+describe('--lang decides the run\'s language once, in main.ts', () => {
+  /** Run main with `argv` and `env`; what it wrote on stderr. */
+  async function stderrOf(argv: string[], env: Record<string, string>): Promise<string> {
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (chunk: Buffer) => void (text += chunk.toString()));
+    await main(['node', 'econsig', ...argv], { env, stdin: new PassThrough(), stdout: new PassThrough(), stderr });
+    return text;
+  }
+
+  it.each([
+    // --lang is global: before the command too.
+    [['--lang', 'pt-BR', 'validate', 'nenhum.json'], {}, 'nenhum.json não existe'],
+    [['validate', 'nenhum.json', '--lang', 'pt-BR'], {}, 'nenhum.json não existe'],
+    [['validate', 'nenhum.json', '--lang=pt-BR'], {}, 'nenhum.json não existe'],
+    [['validate', 'none.json', '--lang', 'en'], { LANG: 'pt_BR.UTF-8' }, 'none.json does not exist'],
+    [['validate', 'nenhum.json'], { LANG: 'pt_BR.UTF-8' }, 'nenhum.json não existe'],
+  ])('%j with %j says %s', async (argv, env, said) => {
+    expect(await stderrOf(argv, env)).toContain(said);
+  });
+});
+
+describe('the help in Portuguese (cli.ts names each description\'s key, area help)', () => {
+  /** Every description the program shows in `lang` (commands, options, arguments), in the order of the program. */
+  function descriptions(lang: Lang): string[] {
+    const program = buildProgram(async () => 0, { writeOut: () => undefined, writeErr: () => undefined }, lang);
+    const found: string[] = [];
     const walk = (command: { description(): string; options: readonly { description: string }[]; registeredArguments: readonly { description: string }[]; commands: readonly unknown[] }): void => {
-      if (command.description()) found.add(command.description());
-      for (const option of command.options) if (option.description) found.add(option.description);
-      for (const argument of command.registeredArguments) if (argument.description) found.add(argument.description);
+      if (command.description()) found.push(command.description());
+      for (const option of command.options) if (option.description) found.push(option.description);
+      for (const argument of command.registeredArguments) if (argument.description) found.push(argument.description);
       for (const sub of command.commands) walk(sub as Parameters<typeof walk>[0]);
     };
     walk(program as unknown as Parameters<typeof walk>[0]);
-    return [...found];
+    return found;
   }
 
-  it.each(descriptions())('%s: has a Portuguese text in src/i18n/help.ts (add it there when you add an option)', (english) => {
-    expect(helpText('pt-BR', english)).not.toBe(english);
+  const portuguese = descriptions('pt-BR');
+  it.each(descriptions('en').map((english, i) => [english, portuguese[i]]))('%s: has a Portuguese text in src/i18n/help.ts (name its key in cli.ts when you add an option)', (english, said) => {
+    expect(said).toBeTruthy();
+    expect(said).not.toBe(english);
   });
 
   it('English help is the text written in cli.ts; Portuguese help says titles, defaults and examples in Portuguese', () => {
@@ -175,11 +200,13 @@ describe('the help in Portuguese (cli-help.ts, area help)', () => {
     const en = render('en');
     expect(en).toContain('Usage: econsig validate');
     expect(en).toContain('check submission files locally; sends nothing');
+    expect(en).toContain('# one submission per row');
     const pt = render('pt-BR');
     expect(pt).toContain('Uso: econsig validate');
     expect(pt).toContain('confere arquivos de submissão aqui mesmo; não envia nada');
     expect(pt).toContain('Opções globais:');
     expect(pt).toMatch(/\(valores: "csv", "xlsx"\)/);
     expect(pt).toContain('Exemplos:');
+    expect(pt).toContain('# uma submissão por linha');
   });
 });

@@ -45,8 +45,15 @@ describe('layering (docs/design.md "Dependency direction")', () => {
     expect(breaches('i18n/', (t) => isUnder(t, 'i18n/'))).toEqual([]);
   });
 
-  it('the leaf helpers (errors.ts, redact.ts, suggest.ts) import nothing of ours', () => {
-    expect(LEAF_HELPERS.flatMap((helper) => importsOf(helper.replace(/\.js$/, '.ts')))).toEqual([]);
+  it('the leaf helpers (errors.ts, redact.ts, suggest.ts) import nothing of ours but the catalogue (i18n/, for an error\'s message)', () => {
+    expect(LEAF_HELPERS.flatMap((helper) => importsOf(helper.replace(/\.js$/, '.ts'))).filter((t) => !isUnder(t, 'i18n/'))).toEqual([]);
+  });
+
+  it('people\'s text is said in the run\'s language by ui/, the help and the writers of documents for people; elsewhere say() speaks English only (an Error\'s message, the record)', () => {
+    const inTheRunsLanguage = ['cli.ts', 'cli-help.ts', 'sheets/results.ts', 'sheets/xlsx-writer.ts', 'flows/junit.ts'];
+    const sayers = files.filter((f) => !isUnder(f, 'ui/', 'i18n/') && !inTheRunsLanguage.includes(f));
+    const breaches = sayers.flatMap((f) => [...readFileSync(join(src, f), 'utf8').matchAll(/\bsay\((?!'en')[^,)]*/g)].map((m) => `${f}: ${m[0]}`));
+    expect(breaches).toEqual([]);
   });
 
   it('record/ and settings/ import nothing from cli-inputs.ts, domain/, flows/, commands/ or ui/', () => {

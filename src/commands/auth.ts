@@ -1,6 +1,6 @@
 import type { AuthInput, ClientCredentialsLogin, Context } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { type Lang, text, tr } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { parseSettingValue } from '../settings/keys.js';
 import { openProfile, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
 import { deleteTokenCache } from '../settings/token-cache.js';
@@ -35,7 +35,6 @@ export async function run(input: AuthInput, ctx: Context): Promise<number> {
   }
 }
 
-const lang = (ctx: Context): Lang => ctx.io.lang ?? 'en';
 
 type TokenAccess = Pick<ResolvedSettings, 'profile' | 'file' | 'token'>;
 
@@ -49,8 +48,8 @@ async function readToken(withToken: boolean, profile: string, ctx: Context): Pro
   if (withToken) return readTokenFromStdin(ctx.io.stdin);
   if (ctx.io.canPrompt) return promptToken(ctx.io, profile);
   throw new UsageError(
-    text('auth.noTerminalToken'),
-    text('auth.noTerminalTokenHint'),
+    msg('auth.noTerminalToken'),
+    msg('auth.noTerminalTokenHint'),
   );
 }
 
@@ -58,24 +57,24 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
   const profile = settings.profile.name;
   if (envTokenSet(ctx)) {
     // gh refuses here (cli/cli #2922); we store but say which token will be used.
-    writeWarning(ctx.io, tr(lang(ctx), 'auth.envWinsToken'));
+    writeWarning(ctx.io, msg('auth.envWinsToken'));
   }
   const token = await readToken(withToken, profile, ctx);
   if (token === '') {
-    throw new UsageError(text('auth.tokenEmpty'), text('auth.tokenEmptyHint'));
+    throw new UsageError(msg('auth.tokenEmpty'), msg('auth.tokenEmptyHint'));
   }
   if (/\s/.test(token)) {
     throw new UsageError(
-      text('auth.tokenSpaces'),
-      text('auth.tokenSpacesHint'),
+      msg('auth.tokenSpaces'),
+      msg('auth.tokenSpacesHint'),
     );
   }
   // The same test as the HTTP client's (service/client.ts): what submit would refuse is
   // refused here, not stored (issue 14).
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new UsageError(
-      text('auth.tokenBadChars'),
-      text('auth.tokenBadCharsHint'),
+      msg('auth.tokenBadChars'),
+      msg('auth.tokenBadCharsHint'),
     );
   }
   settings.file.setToken(profile, token);
@@ -85,8 +84,8 @@ async function login(withToken: boolean, settings: TokenAccess, ctx: Context): P
 
 async function loginClientCredentials(flags: ClientCredentialsLogin, settings: Pick<TokenAccess, 'profile' | 'file'>, ctx: Context): Promise<number> {
   const profile = settings.profile.name;
-  if (flags.tokenUrl === undefined) throw new UsageError(text('auth.needsTokenUrl'), text('auth.needsTokenUrlHint'));
-  if (flags.clientId === undefined) throw new UsageError(text('auth.needsClientId'), text('auth.needsClientIdHint'));
+  if (flags.tokenUrl === undefined) throw new UsageError(msg('auth.needsTokenUrl'), msg('auth.needsTokenUrlHint'));
+  if (flags.clientId === undefined) throw new UsageError(msg('auth.needsClientId'), msg('auth.needsClientIdHint'));
   const tokenUrl = parseSettingValue('auth.token-url', flags.tokenUrl, '--token-url');
   const clientId = parseSettingValue('auth.client-id', flags.clientId, '--client-id');
   const scope = flags.scope === undefined ? undefined : parseSettingValue('auth.scope', flags.scope, '--scope');
@@ -97,10 +96,10 @@ async function loginClientCredentials(flags: ClientCredentialsLogin, settings: P
   } else if (ctx.io.canPrompt) {
     secret = await promptToken(ctx.io, profile, 'secret');
   } else {
-    throw new UsageError(text('auth.noTerminalSecret'), text('auth.noTerminalSecretHint'));
+    throw new UsageError(msg('auth.noTerminalSecret'), msg('auth.noTerminalSecretHint'));
   }
   if (secret === '' || /[\r\n]/.test(secret)) {
-    throw new UsageError(text(secret === '' ? 'auth.secretEmpty' : 'auth.secretLines'), text('auth.secretHint'));
+    throw new UsageError(msg(secret === '' ? 'auth.secretEmpty' : 'auth.secretLines'), msg('auth.secretHint'));
   }
   const { file } = settings;
   file.setSetting(profile, 'auth.method', 'client-credentials');
@@ -110,7 +109,7 @@ async function loginClientCredentials(flags: ClientCredentialsLogin, settings: P
   if (flags.clientAuth !== undefined) file.setSetting(profile, 'auth.client-auth', flags.clientAuth);
   file.setClientSecret(profile, secret);
   writeLoginResult(ctx.io, { profile, path: file.path, what: 'clientCredentials' });
-  if (envTokenSet(ctx)) writeWarning(ctx.io, tr(lang(ctx), 'auth.envWinsClient'));
+  if (envTokenSet(ctx)) writeWarning(ctx.io, msg('auth.envWinsClient'));
   return ExitCode.ok;
 }
 
@@ -163,7 +162,7 @@ function logout(settings: TokenAccess, ctx: Context, home: string): number {
   const what = oauth ? (removed ? 'tokenAndOauth' : 'oauth') : 'token';
   writeLogoutResult(ctx.io, { profile, removed: removed || oauth, path: settings.file.path, what });
   if (envTokenSet(ctx)) {
-    writeWarning(ctx.io, tr(lang(ctx), 'auth.envStillSet'));
+    writeWarning(ctx.io, msg('auth.envStillSet'));
   }
   return ExitCode.ok;
 }

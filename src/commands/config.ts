@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ConfigInput, Context } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
-import { tr } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { homePaths, resolveHome } from '../settings/home.js';
 import { SETTING_KEYS, assertSettingKey, displayValue, isPathSetting, parseSettingValue, type SettingKey } from '../settings/keys.js';
 import { SETTING_ENV, openProfile, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
@@ -56,9 +56,9 @@ function view(settings: ResolvedSettings, key: SettingKey): SettingView {
 function warnIfOverridden(key: SettingKey, ctx: Context): void {
   const envName = SETTING_ENV[key];
   if (envName !== undefined && (ctx.env[envName] ?? '') !== '') {
-    writeWarning(ctx.io, tr(ctx.io.lang ?? 'en', 'config.envWins', { env: envName, key }));
+    writeWarning(ctx.io, msg('config.envWins', { env: envName, key }));
   }
   if (key === 'base-url' && ctx.globals.baseUrl !== undefined) {
-    writeWarning(ctx.io, tr(ctx.io.lang ?? 'en', 'config.flagWins'));
+    writeWarning(ctx.io, msg('config.flagWins'));
   }
 }

@@ -12,7 +12,6 @@ export async function run(input: DemoInput, ctx: Context): Promise<number> {
       delayMs: input.delay * 1000,
       signal: ctx.signal,
       now: () => new Date(),
-      lang: ctx.io.lang ?? 'en',
       steps: {
         onValidated: (report) => renderDemoValidated(ctx.io, report),
         onStarted: (info) => renderDemoStart(ctx.io, info),

@@ -1,7 +1,7 @@
 import type { Context, HistoryInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { sinceInstant } from '../domain/since.js';
 import { openStore } from '../record/open.js';
 import { resolveSettings } from '../settings/settings.js';
@@ -12,12 +12,12 @@ const HISTORY_OUTCOMES: readonly string[] = [...outcomes, 'cancelled'];
 
 export async function run(input: HistoryInput, ctx: Context): Promise<number> {
   if (input.outcome !== undefined && !HISTORY_OUTCOMES.includes(input.outcome)) {
-    throw new UsageError(text('history.badOutcome', { value: JSON.stringify(input.outcome) }), text('history.badOutcomeHint', { outcomes: HISTORY_OUTCOMES.join(', ') }));
+    throw new UsageError(msg('history.badOutcome', { value: JSON.stringify(input.outcome) }), msg('history.badOutcomeHint', { outcomes: HISTORY_OUTCOMES.join(', ') }));
   }
   let since: string | undefined;
   if (input.since !== undefined) {
     since = sinceInstant(input.since, new Date()) ?? undefined;
-    if (since === undefined) throw new UsageError(text('history.badSince', { value: JSON.stringify(input.since) }), text('history.badSinceHint'));
+    if (since === undefined) throw new UsageError(msg('history.badSince', { value: JSON.stringify(input.since) }), msg('history.badSinceHint'));
   }
   // The profile's store: SQLite in the home, or the team store of database-url.
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { text } from '../i18n/index.js';
+import { type Value, msg } from '../i18n/index.js';
 import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { AuthError, ExitCode, InterruptedError, UsageError } from '../errors.js';
@@ -9,14 +9,13 @@ import type { FieldPath } from '../domain/submission.js';
 import { authPlanOf } from '../flows/auth-session.js';
 import { expandInputs, loadSource } from '../flows/inputs.js';
 import { type ValidateFilesOptions, reportOf } from '../flows/validate-files.js';
-import { langOf } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { resolveHome } from '../settings/home.js';
 import type { ResolvedSettings } from '../settings/settings.js';
 import { createPrompts, PromptCancelledError } from '../ui/prompts.js';
 import { createTheme } from '../ui/theme.js';
 import { askAfterRefusal } from '../ui/wizard/after-send.js';
-import { t, type WizardLang } from '../ui/wizard/messages.js';
+
 import { keepDraft, saveToChosenFile } from '../ui/wizard/saving.js';
 import { renderSaved } from '../ui/submit-output.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
@@ -25,7 +24,7 @@ function saveSubmission(path: string, submission: Record<string, unknown>, ctx: 
   try {
     writeFileSync(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
-    throw new UsageError(text('submit.cannotSave', { path, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), text('submit.cannotSaveHint'));
+    throw new UsageError(msg('submit.cannotSave', { path, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), msg('submit.cannotSaveHint'));
   }
   renderSaved(ctx.io, path);
 }
@@ -33,32 +32,32 @@ function saveSubmission(path: string, submission: Record<string, unknown>, ctx: 
 /** The file given with -i (or a sheet's --row), parsed, to pre-fill the wizard. */
 async function prefillFrom(input: SubmitInput, ctx: Context, options: ValidateFilesOptions): Promise<unknown> {
   if (input.files.length === 0) return undefined;
-  if (input.files.length > 1) throw new UsageError(text('submit.prefillOne'), text('submit.prefillOneHint'));
+  if (input.files.length > 1) throw new UsageError(msg('submit.prefillOne'), msg('submit.prefillOneHint'));
   const [source] = expandInputs(input.files, options.cwd);
   if (source && isSheetInput(source.file, input.format)) {
-    if (input.row === undefined) throw new UsageError(text('submit.prefillRow'), text('submit.prefillRowHint', { file: source.file }));
+    if (input.row === undefined) throw new UsageError(msg('submit.prefillRow'), msg('submit.prefillRowHint', { file: source.file }));
     const sheets = await import('../flows/sheet-inputs.js');
-    return sheets.documentOfRow(source, input.row, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format });
+    return sheets.documentOfRow(source, input.row, { ...options, lang: ctx.io.lang, sheet: input.sheet, format: input.format });
   }
-  const loaded = source ? loadSource(source, options.stdin, options.lang) : undefined;
+  const loaded = source ? loadSource(source, options.stdin) : undefined;
   if (!loaded?.ok) {
-    const why = loaded?.errors.map((e) => e.message).join('; ') ?? text('submit.nothingToRead');
-    throw new UsageError(text('submit.cannotPrefill', { file: input.files[0] ?? '', why }), text('submit.cannotPrefillHint'));
+    const why = loaded ? { items: loaded.errors.map((e) => e.message), separator: '; ' } : msg('submit.nothingToRead');
+    throw new UsageError(msg('submit.cannotPrefill', { file: input.files[0] ?? '', why }), msg('submit.cannotPrefillHint'));
   }
   return loaded.document;
 }
 
 interface Resume {
   prefill: unknown;
-  serviceRejected?: ReadonlyMap<FieldPath, string>;
+  serviceRejected?: ReadonlyMap<FieldPath, Value>;
 }
 
 /** The wizard's submission as a validated report, or null when the clerk saved or quit. */
 async function submissionFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, resume: Resume): Promise<FileReport | null> {
-  const { runWizard, wizardLang } = await import('../ui/wizard/index.js');
+  const { runWizard } = await import('../ui/wizard/index.js');
   const result = await runWizard({
     io: ctx.io,
-    lang: wizardLang(input.lang, ctx.env),
+    lang: ctx.io.lang,
     now: options.now,
     prefill: resume.prefill,
     ...(resume.serviceRejected ? { serviceRejected: resume.serviceRejected } : {}),
@@ -76,11 +75,11 @@ async function submissionFromWizard(input: SubmitInput, ctx: Context, options: V
 const draftDir = (ctx: Context): string => join(resolveHome(ctx.env), 'drafts');
 
 /** No token: said before the first question (issue 14), unless the clerk only builds a file. */
-function checkCredentials(settings: ResolvedSettings, env: Record<string, string | undefined>, lang: WizardLang): void {
+function checkCredentials(settings: ResolvedSettings, env: Record<string, string | undefined>): void {
   const plan = authPlanOf(settings, env);
   if (plan.method === 'token' && plan.token === undefined) {
     const profile = settings.profile.name;
-    throw new AuthError(t(lang, 'noToken', { profile }), t(lang, 'noTokenHint', { flag: profile === 'default' ? '' : ` --profile ${profile}` }));
+    throw new AuthError(msg('wizard.noToken', { profile }), msg('wizard.noTokenHint', { flag: profile === 'default' ? '' : ` --profile ${profile}` }));
   }
 }
 
@@ -95,13 +94,12 @@ export type Send = (reports: FileReport[]) => Promise<{ code: number; results?: 
 export async function submitFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, settings: ResolvedSettings, send: Send): Promise<number> {
   if (!ctx.io.canPrompt) {
     throw new UsageError(
-      text('submit.wizardNeedsTerminal'),
-      text('submit.wizardNeedsTerminalHint'),
+      msg('submit.wizardNeedsTerminal'),
+      msg('submit.wizardNeedsTerminalHint'),
     );
   }
-  const { wizardLang } = await import('../ui/wizard/index.js');
-  const lang = wizardLang(input.lang, ctx.env);
-  if (!input.dryRun && input.save === undefined) checkCredentials(settings, ctx.env, lang);
+  const lang = ctx.io.lang;
+  if (!input.dryRun && input.save === undefined) checkCredentials(settings, ctx.env);
   const theme = createTheme(ctx.io);
   const keeper = { io: ctx.io, lang, theme, now: options.now };
   const keep = (submission: Record<string, unknown>): Promise<void> => keepDraft(keeper, submission, draftDir(ctx));
@@ -125,8 +123,8 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
       await keep(submission);
       return sent.code;
     }
-    const prompts = createPrompts(ctx.io, { dim: theme.muted, signal: ctx.signal, lang });
-    const serviceRejected = fieldsOfServiceErrors(result.erros);
+    const prompts = createPrompts(ctx.io, { dim: theme.muted, signal: ctx.signal });
+    const serviceRejected: Map<FieldPath, Value> = fieldsOfServiceErrors(result.erros);
     if (result.outcome === 'not_found' && !serviceRejected.has('idProposta')) serviceRejected.set('idProposta', result.erros[0]?.msg ?? result.message);
     let choice;
     try {
@@ -134,7 +132,7 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
     } catch (error) {
       if (!(error instanceof PromptCancelledError)) throw error;
       await keep(submission);
-      throw new InterruptedError(t(lang, 'cancelled'));
+      throw new InterruptedError(msg('wizard.cancelled'));
     }
     if (choice === 'retry') continue;
     if (choice === 'fix') {

@@ -19,7 +19,7 @@ import {
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
-import { langOf, say, submissions, tr } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
@@ -44,13 +44,11 @@ function waitListener(settings: ResolvedSettings) {
   return { host, port, path, secret: secret?.value, extractOptions };
 }
 
-export async function run(input: SubmitInput, given: Context): Promise<number> {
-  // --lang: people's text of this run in that language (the locale's otherwise).
-  const ctx: Context = input.lang === undefined ? given : { ...given, io: { ...given.io, lang: langOf(input.lang, given.env) } };
+export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const { io } = ctx;
   const now = new Date();
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
-  const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true, lang: io.lang };
+  const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
   const sending: Sending = { input, ctx, settings, now, notices: [] };
 
   const fromWizard = input.files.length === 0 || input.interactive;
@@ -66,10 +64,10 @@ export async function run(input: SubmitInput, given: Context): Promise<number> {
   const sources = expandInputs(input.files, options.cwd);
   if (sources.some((source) => isSheetInput(source.file, input.format))) {
     const sheets = await import('../flows/sheet-inputs.js');
-    const read = await sheets.validateInputs(sources, { ...options, lang: langOf(input.lang, ctx.env), sheet: input.sheet, format: input.format, row: input.row });
+    const read = await sheets.validateInputs(sources, { ...options, lang: io.lang, sheet: input.sheet, format: input.format, row: input.row });
     reports = read.reports;
     sending.notices = read.notices;
-    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd, langOf(input.lang, ctx.env));
+    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd, io.lang);
   } else {
     reports = sources.map((source) => checkSource(source, options));
   }
@@ -97,8 +95,8 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
     const oauth = settings.token?.source !== 'env' && (settings.values['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '');
-    if (oauth) renderNotice(io, tr(io.lang ?? 'en', 'service.dryRunOauth'));
-    else if (!settings.token) renderNotice(io, tr(io.lang ?? 'en', 'service.dryRunNoToken'));
+    if (oauth) renderNotice(io, msg('service.dryRunOauth'));
+    else if (!settings.token) renderNotice(io, msg('service.dryRunNoToken'));
     renderInvalidFiles(io, reports);
     renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
     return { code: reportsExitCode(reports) };
@@ -117,7 +115,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const { openAuthSession, unauthorizedHint } = await import('../flows/auth-session.js');
   const session = openAuthSession({ settings, env: ctx.env });
   ctx.defer(() => session.close());
-  for (const warning of session.tls?.warnings ?? []) renderNotice(io, say(io.lang ?? 'en', warning));
+  for (const warning of session.tls?.warnings ?? []) renderNotice(io, warning);
   checkTarget(baseUrl);
   renderInvalidFiles(io, [...notices, ...reports]);
   if (openResults) sheetResults = await openResults();
@@ -126,8 +124,8 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
-    const lang = io.lang ?? 'en';
-    await confirmTarget(io, tr(lang, 'confirmSend', { n: plan.toSend, submissions: submissions(lang, plan.toSend), url: baseUrl, profile: settings.profile.name }), ctx.signal);
+    const submissions = msg(plan.toSend === 1 ? 'run.submissionOne' : 'run.submissionMany');
+    await confirmTarget(io, msg('run.confirmSend', { n: plan.toSend, submissions, url: baseUrl, profile: settings.profile.name }), ctx.signal);
   }
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
@@ -152,7 +150,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
         requestTimeoutMs: values['request-timeout'] * 1000,
         concurrency: values.concurrency,
         force: input.force,
-        ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: { key: 'hintSandboxDown' } as const } : {}),
+        ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: msg('run.hintSandboxDown') } : {}),
         unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
         signal: ctx.signal,
         onRetry: (info) => renderRetry(io, info),
@@ -174,7 +172,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const interrupted = ctx.signal.aborted;
   if (sheetResults) renderResultsWritten(io, await sheetResults.finish(results));
   renderSubmitResults(io, results, { interrupted });
-  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString() });
+  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io.lang });
   // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
   return { code: interrupted ? ExitCode.interrupted : submitExitCode(results), results };
 }

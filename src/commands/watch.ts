@@ -1,5 +1,5 @@
 import type { Context, WatchInput } from '../cli-inputs.js';
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../settings/settings.js';
 import { renderImport } from '../ui/history-output.js';
@@ -36,19 +36,19 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
 
 export async function run(input: WatchInput, ctx: Context): Promise<number> {
   if (input.timeout !== undefined && input.contract === undefined) {
-    throw new UsageError(text('watch.timeoutNeedsContract'), text('watch.timeoutNeedsContractHint'));
+    throw new UsageError(msg('watch.timeoutNeedsContract'), msg('watch.timeoutNeedsContractHint'));
   }
   const settings = await watchSettings(input, ctx);
   const auth: CallbackAuth = { scheme: settings.auth.scheme, secret: settings.secret?.value, apiKeyHeader: settings.auth.apiKeyHeader };
   const authProblem = checkCallbackAuth(auth);
   if (authProblem) {
-    throw new UsageError(authProblem, text('watch.authHint'));
+    throw new UsageError(authProblem, msg('watch.authHint'));
   }
   if (settings.secret && auth.scheme === 'standard-webhooks') {
     try {
       decodeSecret(settings.secret.value);
     } catch (error) {
-      throw new UsageError(text('watch.secretUnusable', { source: settings.secret.source, reason: (error as Error).message }), text('watch.secretUnusableHint'));
+      throw new UsageError(msg('watch.secretUnusable', { source: settings.secret.source, reason: (error as Error).message }), msg('watch.secretUnusableHint'));
     }
   }
   const tls = await readServerTls(input.tlsCert, input.tlsKey);

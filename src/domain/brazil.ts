@@ -1,9 +1,9 @@
 /**
  * Brazilian data rules, pure and dependency-free. Sources are in
  * docs/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT). A refusal is a
- * key of the message catalogue (i18n/rules.ts), said in the reader's language by the caller.
+ * key of the message catalogue (i18n/rule.ts), said in the reader's language by the caller.
  */
-import type { Said } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 
 // Patterns as constants, not literals in the functions: a regex literal is a new RegExp
 // object each time it is evaluated, and these run for every file of a batch.
@@ -140,7 +140,7 @@ export function localIsoDate(now: Date): string {
 
 export type PhoneCheck =
   | { ok: true; kind: 'mobile' | 'landline' | 'foreign' }
-  | { ok: false; reason: Said };
+  | { ok: false; reason: Message };
 
 /**
  * A phone in international form `+<digits>`. For +55 the area code must exist and the
@@ -152,36 +152,36 @@ export function checkPhone(value: string): PhoneCheck {
     // "51 9999-999" was told to start with "+"). Say what is wrong with it instead.
     if (ONLY_DIGITS.test(value)) {
       if ((value.length === 10 || value.length === 11) && !isDdd(value.slice(0, 2))) {
-        return { ok: false, reason: { key: 'rule.phone.ddd', values: { ddd: value.slice(0, 2) } } };
+        return { ok: false, reason: msg('rule.phone.ddd', { ddd: value.slice(0, 2) }) };
       }
-      return { ok: false, reason: { key: 'rule.phone.national', values: { n: value.length } } };
+      return { ok: false, reason: msg('rule.phone.national', { n: value.length }) };
     }
-    return { ok: false, reason: { key: 'rule.phone.plusDigits' } };
+    return { ok: false, reason: msg('rule.phone.plusDigits') };
   }
   const digits = value.slice(1);
-  if (digits.length > 15) return { ok: false, reason: { key: 'rule.phone.tooLong' } };
-  if (digits[0] === '0') return { ok: false, reason: { key: 'rule.phone.countryZero' } };
+  if (digits.length > 15) return { ok: false, reason: msg('rule.phone.tooLong') };
+  if (digits[0] === '0') return { ok: false, reason: msg('rule.phone.countryZero') };
   if (!digits.startsWith('55')) {
-    return digits.length >= 8 ? { ok: true, kind: 'foreign' } : { ok: false, reason: { key: 'rule.phone.tooShort' } };
+    return digits.length >= 8 ? { ok: true, kind: 'foreign' } : { ok: false, reason: msg('rule.phone.tooShort') };
   }
   const national = digits.slice(2);
   if (national.startsWith('0')) {
-    return { ok: false, reason: { key: 'rule.phone.trunkZero' } };
+    return { ok: false, reason: msg('rule.phone.trunkZero') };
   }
   if (national.length !== 10 && national.length !== 11) {
-    return { ok: false, reason: { key: 'rule.phone.shape' } };
+    return { ok: false, reason: msg('rule.phone.shape') };
   }
   const ddd = national.slice(0, 2);
-  if (!isDdd(ddd)) return { ok: false, reason: { key: 'rule.phone.ddd', values: { ddd } } };
+  if (!isDdd(ddd)) return { ok: false, reason: msg('rule.phone.ddd', { ddd }) };
   const subscriber = national.slice(2);
   if (subscriber.length === 9) {
     return subscriber[0] === '9'
       ? { ok: true, kind: 'mobile' }
-      : { ok: false, reason: { key: 'rule.phone.mobile' } };
+      : { ok: false, reason: msg('rule.phone.mobile') };
   }
   return LANDLINE_START.test(subscriber)
     ? { ok: true, kind: 'landline' }
-    : { ok: false, reason: { key: 'rule.phone.landline' } };
+    : { ok: false, reason: msg('rule.phone.landline') };
 }
 
 /** Pix key types the service accepts (docs/service.md 2.5), plus the ones we recognise to refuse. */
@@ -202,39 +202,39 @@ export function detectPixKeyType(value: string): PixKeyType {
   return 'unknown';
 }
 
-export type PixKeyCheck = { ok: true; type: 'email' | 'phone' | 'cpf' | 'evp' } | { ok: false; reason: Said };
+export type PixKeyCheck = { ok: true; type: 'email' | 'phone' | 'cpf' | 'evp' } | { ok: false; reason: Message };
 
 /** The DICT rule for each key type the service accepts: e-mail, phone, CPF, random key. */
 export function checkPixKey(value: string): PixKeyCheck {
-  if (value.length > 77) return { ok: false, reason: { key: 'rule.pix.tooLong' } };
+  if (value.length > 77) return { ok: false, reason: msg('rule.pix.tooLong') };
   switch (detectPixKeyType(value)) {
     case 'email':
-      if (value !== value.toLowerCase()) return { ok: false, reason: { key: 'rule.pix.emailCase' } };
-      if (value.includes('%')) return { ok: false, reason: { key: 'rule.pix.emailPercent' } };
+      if (value !== value.toLowerCase()) return { ok: false, reason: msg('rule.pix.emailCase') };
+      if (value.includes('%')) return { ok: false, reason: msg('rule.pix.emailPercent') };
       return PIX_EMAIL.test(value) && DOTTED_DOMAIN.test(value)
         ? { ok: true, type: 'email' }
-        : { ok: false, reason: { key: 'rule.pix.email' } };
+        : { ok: false, reason: msg('rule.pix.email') };
     case 'phone': {
       const phone = checkPhone(value);
-      if (!phone.ok) return { ok: false, reason: { key: 'rule.pix.phone', values: { reason: phone.reason } } };
+      if (!phone.ok) return { ok: false, reason: msg('rule.pix.phone', { reason: phone.reason }) };
       if (phone.kind !== 'mobile') {
-        return { ok: false, reason: { key: 'rule.pix.phoneMobile' } };
+        return { ok: false, reason: msg('rule.pix.phoneMobile') };
       }
       return { ok: true, type: 'phone' };
     }
     case 'evp':
-      if (!EVP.test(value)) return { ok: false, reason: { key: 'rule.pix.randomCase' } };
-      if (ALL_ZERO_KEY.test(value)) return { ok: false, reason: { key: 'rule.pix.randomZero' } };
+      if (!EVP.test(value)) return { ok: false, reason: msg('rule.pix.randomCase') };
+      if (ALL_ZERO_KEY.test(value)) return { ok: false, reason: msg('rule.pix.randomZero') };
       return { ok: true, type: 'evp' };
     case 'cpf': {
       if (isValidCpf(value)) return { ok: true, type: 'cpf' };
       // DICT reads 11 digits as a CPF; a mobile number needs its +55 to be a phone key.
       const mobile = isDdd(value.slice(0, 2)) && value[2] === '9';
-      return { ok: false, reason: mobile ? { key: 'rule.pix.cpfOrPhone', values: { value } } : { key: 'rule.pix.cpf' } };
+      return { ok: false, reason: mobile ? msg('rule.pix.cpfOrPhone', { value }) : msg('rule.pix.cpf') };
     }
     case 'cnpj':
-      return { ok: false, reason: { key: 'rule.pix.cnpj' } };
+      return { ok: false, reason: msg('rule.pix.cnpj') };
     case 'unknown':
-      return { ok: false, reason: { key: 'rule.pix.unknown' } };
+      return { ok: false, reason: msg('rule.pix.unknown') };
   }
 }

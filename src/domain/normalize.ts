@@ -7,7 +7,7 @@ import * as z from './zod.js';
 import { isDdd, isValidCpf } from './brazil.js';
 import type { Issue } from './issue.js';
 import { suggest } from '../suggest.js';
-import { type Lang, type MessageKey, tr } from '../i18n/index.js';
+import { type Message, type MessageKey, msg } from '../i18n/index.js';
 import { type FieldPath, submissionSchema } from './submission.js';
 
 export type { Issue } from './issue.js';
@@ -54,7 +54,7 @@ const SHORT_AGENCIA = /^\d{1,3}$/;
 
 const EDGE_SPACE = /^[\s\u200b\u200c\u200d\u2060]+|[\s\u200b\u200c\u200d\u2060]+$/g;
 
-/** A note of what a rewrite changed: a key of the message catalogue (i18n/rules.ts). */
+/** A note of what a rewrite changed: a key of the message catalogue (i18n/rule.ts). */
 export type Note = MessageKey;
 
 type FieldNormalizer = (value: string) => { value: string; notes: Note[] } | undefined;
@@ -209,7 +209,7 @@ const root = compile(submissionKeys, '');
  * changes, the common case (no allocation per object of a clean file); otherwise a copy
  * from the first change on, in the source's key order.
  */
-function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[], lang: Lang): Record<string, unknown> {
+function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[]): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const key in source) {
     if (!Object.hasOwn(source, key)) continue;
@@ -218,26 +218,26 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
     let value: unknown = raw;
     let keep = true;
     if (!child) {
-      warnings.push({ path: node.path ? `${node.path}.${key}` : key, message: unknownFieldMessage(key, node.childNames, node.path, lang) });
+      warnings.push({ path: node.path ? `${node.path}.${key}` : key, message: unknownFieldMessage(key, node.childNames, node.path) });
       keep = false;
     } else if (child.children) {
-      if (isPlainObject(raw)) value = walk(raw, child, warnings, lang);
+      if (isPlainObject(raw)) value = walk(raw, child, warnings);
     } else {
       if (typeof raw === 'string') {
         const changed = rewriteString(raw, child.rewrite);
         if (changed) {
           value = changed.value;
-          const notes = changed.notes.map((note) => tr(lang, note)).join('; ');
-          warnings.push({ path: child.path, message: tr(lang, 'rule.changed', { notes, from: JSON.stringify(raw), to: JSON.stringify(value) }) });
+          const notes = { items: changed.notes.map((note) => msg(note)), separator: '; ' };
+          warnings.push({ path: child.path, message: msg('rule.changed', { notes, from: JSON.stringify(raw), to: JSON.stringify(value) }) });
         }
       }
       if (value === '' && child.emptyIsAbsent) {
         // Payout fields are optional one by one (docs/service.md 2.5 rule 1): empty means absent,
         // and the either/or rule then says what is missing.
-        warnings.push({ path: child.path, message: tr(lang, 'rule.emptyAbsent') });
+        warnings.push({ path: child.path, message: msg('rule.emptyAbsent') });
         keep = false;
       } else if (value === null && child.nullIsAbsent) {
-        warnings.push({ path: child.path, message: tr(lang, 'rule.nullComplemento') });
+        warnings.push({ path: child.path, message: msg('rule.nullComplemento') });
         keep = false;
       }
     }
@@ -262,15 +262,15 @@ function copyBefore(source: Record<string, unknown>, stop: string): Record<strin
  * rewrite is a warning naming the old and new value. Pure: `input` is never changed, and is
  * itself the result when nothing had to change.
  */
-export function normalizeSubmission(input: Record<string, unknown>, lang: Lang = 'en'): { value: Record<string, unknown>; warnings: Issue[] } {
+export function normalizeSubmission(input: Record<string, unknown>): { value: Record<string, unknown>; warnings: Issue[] } {
   const warnings: Issue[] = [];
-  return { value: walk(input, root, warnings, lang), warnings };
+  return { value: walk(input, root, warnings), warnings };
 }
 
-function unknownFieldMessage(key: string, known: readonly string[], prefix: string, lang: Lang): string {
+function unknownFieldMessage(key: string, known: readonly string[], prefix: string): Message {
   const near = suggest(key, known);
-  if (near) return tr(lang, 'rule.unknownNear', { near: JSON.stringify(near) });
+  if (near) return msg('rule.unknownNear', { near: JSON.stringify(near) });
   const elsewhere = (pathsByName.get(key) ?? []).filter((p) => p !== (prefix ? `${prefix}.${key}` : key));
-  if (elsewhere.length) return tr(lang, 'rule.unknownHere', { key: JSON.stringify(key), paths: elsewhere.join(tr(lang, 'rule.or')) });
-  return tr(lang, 'rule.unknownField');
+  if (elsewhere.length) return msg('rule.unknownHere', { key: JSON.stringify(key), paths: { items: elsewhere, separator: msg('rule.or') } });
+  return msg('rule.unknownField');
 }

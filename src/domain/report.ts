@@ -4,7 +4,7 @@
  * them; they live here, below both.
  */
 import type { ExitCode } from '../errors.js';
-import type { Said } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import type { Issue } from './normalize.js';
 import type { Outcome } from './outcome.js';
 import type { Submission } from './submission.js';
@@ -13,8 +13,24 @@ export interface Source {
   /** As shown to the operator and in --json: the path as typed (or found), `-` for stdin. */
   file: string;
   absolute: string | null;
-  /** A problem found while expanding (missing path, folder without JSON), said in the run's language later. */
-  problem?: Said;
+  /** A problem found while expanding (missing path, folder without JSON). */
+  problem?: Message;
+}
+
+/** Why a file cannot be read, from the system's error (ENOENT, EACCES...). */
+export function problemOfFile(error: unknown, path: string): Message {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return msg('input.missing', { path });
+    case 'EACCES':
+    case 'EPERM':
+      return msg('input.denied', { path });
+    case 'EISDIR':
+      return msg('input.isFolder', { path });
+    default:
+      return msg('input.unreadable', { path, cause: code ?? String(error) });
+  }
 }
 
 export interface FileReport {
@@ -31,7 +47,7 @@ export interface FileReport {
   /** A spreadsheet's header row: its problems are the columns' (missing, unknown). */
   header?: boolean;
   /** What was skipped, for people (empty rows, a title above the header); never a failure. */
-  notes?: string[];
+  notes?: Message[];
 }
 
 export interface ApprovalResult {
@@ -51,13 +67,10 @@ export interface SubmitResult {
   erros: { codigo: string; msg: string }[];
   /** The approval result, with --wait. */
   result: ApprovalResult | null;
-  /** What happened, for people. */
-  message: string;
+  /** What happened, for people (the record keeps its English). */
+  message: Message;
   /** What to do next, when something went wrong. */
-  hint?: string;
-  /** `message` and `hint` as keys of the people's catalogue (i18n/), where one exists. */
-  said?: Said;
-  hintSaid?: Said;
+  hint?: Message;
   exitCode: ExitCode;
   warnings: Issue[];
   errors: Issue[];

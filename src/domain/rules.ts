@@ -6,7 +6,7 @@ import { cepMatchesUf, isRealIsoDate, isUf } from './brazil.js';
 import { bankName } from './banks.js';
 import type { Issue } from './normalize.js';
 import { BANK_FIELDS } from './submission.js';
-import { type Lang, tr } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 
 type Node = Record<string, unknown>;
 
@@ -41,7 +41,7 @@ const COMPE_SHAPE = /^\d{3}$/;
 const EARLIEST_ISSUE_DATE = '1900-01-01';
 
 /** Errors and warnings beyond single-field shape. `today` is `YYYY-MM-DD`. */
-export function checkRules(submission: unknown, today: string, lang: Lang = 'en'): { errors: Issue[]; warnings: Issue[] } {
+export function checkRules(submission: unknown, today: string): { errors: Issue[]; warnings: Issue[] } {
   const errors: Issue[] = [];
   const warnings: Issue[] = [];
   // Each branch looked up once: this runs for every file of a batch.
@@ -56,13 +56,13 @@ export function checkRules(submission: unknown, today: string, lang: Lang = 'en'
     if (issued > today) {
       errors.push({
         path: 'pessoa.documento.dataDeEmissao',
-        message: tr(lang, 'rule.issuedFuture', { date: issued, today }),
+        message: msg('rule.issuedFuture', { date: issued, today }),
       });
     } else if (issued < EARLIEST_ISSUE_DATE) {
       // No identity document of a working person was issued before 1900: a mistyped year.
       errors.push({
         path: 'pessoa.documento.dataDeEmissao',
-        message: tr(lang, 'rule.issuedBefore1900', { date: issued }),
+        message: msg('rule.issuedBefore1900', { date: issued }),
       });
     }
   }
@@ -72,7 +72,7 @@ export function checkRules(submission: unknown, today: string, lang: Lang = 'en'
   if (cep !== undefined && CEP_SHAPE.test(cep) && uf !== undefined && isUf(uf) && !cepMatchesUf(cep, uf)) {
     warnings.push({
       path: 'pessoa.endereco.cep',
-      message: tr(lang, 'rule.cepOutsideUf', { cep, uf }),
+      message: msg('rule.cepOutsideUf', { cep, uf }),
     });
   }
 
@@ -82,7 +82,7 @@ export function checkRules(submission: unknown, today: string, lang: Lang = 'en'
     if (suffix && isUf(suffix)) {
       warnings.push({
         path: 'pessoa.documento.orgaoExpedidor',
-        message: tr(lang, 'rule.orgaoWithUf', { orgao: JSON.stringify(orgao), example: JSON.stringify(orgao.slice(0, -3).trim()) }),
+        message: msg('rule.orgaoWithUf', { orgao: JSON.stringify(orgao), example: JSON.stringify(orgao.slice(0, -3).trim()) }),
       });
     }
   }
@@ -91,7 +91,7 @@ export function checkRules(submission: unknown, today: string, lang: Lang = 'en'
   if (compe !== undefined && COMPE_SHAPE.test(compe) && !bankName(compe)) {
     warnings.push({
       path: 'contaBancaria.compe',
-      message: tr(lang, 'rule.compeUnknown', { compe }),
+      message: msg('rule.compeUnknown', { compe }),
     });
   }
 
@@ -102,8 +102,8 @@ export function checkRules(submission: unknown, today: string, lang: Lang = 'en'
         path: 'contaBancaria',
         message:
           given.length === BANK_FIELDS.length
-            ? tr(lang, 'rule.bothPayout')
-            : tr(lang, 'rule.partialBankWithPix', { given: given.join(', ') }),
+            ? msg('rule.bothPayout')
+            : msg('rule.partialBankWithPix', { given: given.join(', ') }),
       });
     }
   }

@@ -7,8 +7,8 @@ import { localIsoDate } from './brazil.js';
 import { ROOT_PATH } from './issue.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
-import { type Submission, schemasFor } from './submission.js';
-import { type Lang, tr } from '../i18n/index.js';
+import { type Submission, messageOfZod, submissionSchema } from './submission.js';
+import { type Message, msg } from '../i18n/index.js';
 
 export type { Issue } from './normalize.js';
 
@@ -26,18 +26,16 @@ export interface ValidateOptions {
    * no rewrite, no warning about unknown fields.
    */
   normalize?: boolean;
-  /** The language of the messages; English when absent. Field paths are the same in both. */
-  lang?: Lang;
 }
 
 export { ROOT_PATH } from './issue.js';
 
-function describeJsonValue(value: unknown, lang: Lang): string {
-  if (value === null) return tr(lang, 'rule.found.null');
-  if (Array.isArray(value)) return tr(lang, 'rule.found.array', { n: value.length });
-  if (typeof value === 'string') return tr(lang, 'rule.found.string');
-  if (typeof value === 'number') return tr(lang, 'rule.found.number');
-  return tr(lang, 'rule.found.boolean');
+function describeJsonValue(value: unknown): Message {
+  if (value === null) return msg('rule.found.null');
+  if (Array.isArray(value)) return msg('rule.found.array', { n: value.length });
+  if (typeof value === 'string') return msg('rule.found.string');
+  if (typeof value === 'number') return msg('rule.found.number');
+  return msg('rule.found.boolean');
 }
 
 /** Dotted path of a zod issue, e.g. `pessoa.endereco.cep`. */
@@ -45,19 +43,18 @@ export function dottedPath(path: readonly PropertyKey[]): string {
   return path.length ? path.map(String).join('.') : ROOT_PATH;
 }
 
-export function issuesFromZod(error: z.ZodError): Issue[] {
-  return error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message }));
+function issuesFromZod(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({ path: dottedPath(issue.path), message: messageOfZod(issue) }));
 }
 
 /** Validate one parsed JSON document as a submission. */
 export function validateSubmission(input: unknown, options: ValidateOptions): ValidationResult {
-  const lang = options.lang ?? 'en';
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return {
       errors: [
         {
           path: ROOT_PATH,
-          message: tr(lang, 'rule.notOneObject', { found: describeJsonValue(input, lang) }),
+          message: msg('rule.notOneObject', { found: describeJsonValue(input) }),
         },
       ],
       warnings: [],
@@ -66,11 +63,11 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
   const { value: candidate, warnings } =
     options.normalize === false
       ? { value: input as Record<string, unknown>, warnings: [] as Issue[] }
-      : normalizeSubmission(input as Record<string, unknown>, lang);
+      : normalizeSubmission(input as Record<string, unknown>);
 
-  const parsed = schemasFor(lang).submissionSchema.safeParse(candidate);
+  const parsed = submissionSchema.safeParse(candidate);
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
-  const rules = checkRules(candidate, localIsoDate(options.now), lang);
+  const rules = checkRules(candidate, localIsoDate(options.now));
   errors.push(...rules.errors);
   if (options.normalize !== false) warnings.push(...rules.warnings);
 

@@ -5,7 +5,7 @@
  * and `prepare`, which refuses a bad certificate, an untrusted server or a refused client
  * secret before anything is sent.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { Pool } from 'undici';
 import { AuthError, EconsigError, ExitCode, UsageError } from '../errors.js';
 import { assertSafeTransport, defaultUserAgent } from '../service/client.js';
@@ -18,7 +18,7 @@ import type { ResolvedSettings } from '../settings/settings.js';
 import { readTokenCache, writeTokenCache } from '../settings/token-cache.js';
 import { requireToken } from '../settings/token.js';
 import { checkCertificateDates, loadTlsMaterial, type TlsMaterial } from '../settings/tls-files.js';
-import type { Said } from '../i18n/index.js';
+import type { Message } from '../i18n/index.js';
 
 export interface AuthSession {
   plan: AuthPlan;
@@ -59,14 +59,14 @@ export function authPlanOf(settings: OpenAuthSessionOptions['settings'], env: Re
  * What to do after a 401, naming where the token came from (issue 14: the hint said
  * `econsig auth login` when the token was ECONSIG_TOKEN's).
  */
-export function unauthorizedHint(plan: AuthPlan, profile: string): Said {
+export function unauthorizedHint(plan: AuthPlan, profile: string): Message {
   const flag = profile === 'default' ? '' : ` --profile ${profile}`;
   if (plan.method === 'client-credentials') {
-    const secret: Said = plan.secretSource === 'env' ? { key: 'secretFromEnv' } : { key: 'secretStored', values: { profile } };
-    return { key: 'hintTokenFromClient', values: { secret, flag } };
+    const secret: Message = plan.secretSource === 'env' ? msg('run.secretFromEnv') : msg('run.secretStored', { profile });
+    return msg('run.hintTokenFromClient', { secret, flag });
   }
-  if (plan.token?.source === 'env') return { key: 'hintTokenFromEnv', values: { profile } };
-  return { key: 'hintTokenStored', values: { profile, flag, path: plan.token ? ` (${plan.token.path})` : '' } };
+  if (plan.token?.source === 'env') return msg('run.hintTokenFromEnv', { profile });
+  return msg('run.hintTokenStored', { profile, flag, path: plan.token ? ` (${plan.token.path})` : '' });
 }
 
 /** Refuse sending the client secret over plain http to another machine, as the token. */
@@ -74,8 +74,8 @@ function checkTokenUrl(tokenUrl: string): void {
   try {
     assertSafeTransport(tokenUrl);
   } catch (error) {
-    if (error instanceof InsecureTransportError) throw new UsageError(text('service.insecureTokenUrl', { url: error.baseUrl }), text('service.tokenUrlHint'));
-    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, text('service.tokenUrlHint'));
+    if (error instanceof InsecureTransportError) throw new UsageError(msg('service.insecureTokenUrl', { url: error.baseUrl }), msg('service.tokenUrlHint'));
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, msg('service.tokenUrlHint'));
     throw error;
   }
 }
@@ -85,14 +85,14 @@ export function tokenFailure(error: unknown, profile: string): unknown {
   if (error instanceof TokenRefusedError) {
     const reason = (error.errorDescription ? `${error.error}: ${error.errorDescription}` : error.error).replace(/\.+$/, '');
     return new AuthError(
-      text('service.tokenRefused', { profile, reason }),
-      text(error.error === 'invalid_client' ? 'service.tokenRefusedClientHint' : 'service.tokenRefusedScopeHint'),
+      msg('service.tokenRefused', { profile, reason }),
+      msg(error.error === 'invalid_client' ? 'service.tokenRefusedClientHint' : 'service.tokenRefusedScopeHint'),
     );
   }
   if (error instanceof TokenEndpointUnavailableError) {
-    return new EconsigError(text('service.noAccessToken', { reason: error.message }), {
+    return new EconsigError(msg('service.noAccessToken', { reason: error.message }), {
       exitCode: ExitCode.unavailable,
-      hint: text('service.noAccessTokenHint'),
+      hint: msg('service.noAccessTokenHint'),
     });
   }
   return error;
@@ -102,18 +102,18 @@ export function tokenFailure(error: unknown, profile: string): unknown {
 export function tlsFailure(result: TlsProbeResult, origin: string, tls: TlsMaterial | undefined): EconsigError | undefined {
   if (result.ok || result.kind === 'connect') return undefined;
   if (result.kind === 'untrusted') {
-    return new EconsigError(text('service.untrusted', { origin, code: result.code }), {
+    return new EconsigError(msg('service.untrusted', { origin, code: result.code }), {
       exitCode: ExitCode.unavailable,
-      hint: text('service.untrustedHint'),
+      hint: msg('service.untrustedHint'),
     });
   }
   const cert = tls?.certificate;
   if (result.kind === 'certificate-required' || !cert) {
-    return new AuthError(text('service.certRequired', { origin, code: result.code }), text('service.certRequiredHint'));
+    return new AuthError(msg('service.certRequired', { origin, code: result.code }), msg('service.certRequiredHint'));
   }
   const closed = result.code.endsWith('during the handshake');
   const values = { origin, path: cert.path, setting: cert.setting, subject: cert.subject, issuer: cert.issuer, code: result.code };
-  return new AuthError(text(closed ? 'service.certClosed' : 'service.certRefused', values), text('service.certRefusedHint'));
+  return new AuthError(msg(closed ? 'service.certClosed' : 'service.certRefused', values), msg('service.certRefusedHint'));
 }
 
 /** Build the session; reads the TLS files and the cached token, sends nothing. */

@@ -2,7 +2,7 @@
  * What `auth status` reports: the method, where the token (or client secret) comes from,
  * when the token expires, and the client certificate. Reads files, sends nothing.
  */
-import type { Text } from '../i18n/index.js';
+import type { Message } from '../i18n/index.js';
 import { EconsigError } from '../errors.js';
 import { isUsable } from '../service/token-source.js';
 import type { AuthPlan } from '../settings/auth-plan.js';
@@ -43,8 +43,8 @@ export interface AuthStatusReport {
   clientCredentials?: ClientCredentialsReport;
   certificate: CertificateReport | null;
   caPath: string | null;
-  /** Said in the reader's language by ui/auth-output.ts. */
-  warnings: Text[];
+  /** Message in the reader's language by ui/auth-output.ts. */
+  warnings: Message[];
   /** Why the profile cannot authenticate as set up (missing secret, setting, file); null when it can. */
   problem: EconsigError | null;
 }

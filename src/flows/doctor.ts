@@ -8,8 +8,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
-import { EconsigError, ExitCode, type Message } from '../errors.js';
-import { text } from '../i18n/index.js';
+import { EconsigError, ExitCode } from '../errors.js';
+import { type Message, msg, say } from '../i18n/index.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
 import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../settings/settings.js';
 import { resolveHome } from '../settings/home.js';
@@ -24,9 +24,9 @@ export type CheckName = (typeof CHECKS)[number];
 export interface CheckResult {
   name: CheckName;
   status: 'ok' | 'warn' | 'fail' | 'skip';
-  /** A catalogue text (said in the run's language by ui/doctor-output.ts), or a system's own words. */
-  detail: Message;
-  hint?: Message;
+  /** A catalogue message (said in the run's language by ui/doctor-output.ts), or a system's own words. */
+  detail: Message | string;
+  hint?: Message | string;
   /** The exit code a failure stands for (docs/cli-contract.md "Exit codes"). */
   exitCode?: number;
 }
@@ -68,7 +68,7 @@ function tcpConnect(host: string, port: number, timeoutMs: number): Promise<void
     const socket = netConnect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(Object.assign(new Error(text('doctor.noAnswerWithin', { ms: timeoutMs }).en), { code: 'ETIMEDOUT' }));
+      reject(Object.assign(new Error(say('en', 'doctor.noAnswerWithin', { ms: timeoutMs })), { code: 'ETIMEDOUT' }));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -84,7 +84,7 @@ function tcpConnect(host: string, port: number, timeoutMs: number): Promise<void
 
 function ago(ms: number): Message {
   const days = ms / 86_400_000;
-  return days >= 2 ? text('doctor.days', { n: Math.round(days) }) : text('doctor.hours', { n: Math.max(1, Math.round(ms / 3_600_000)) });
+  return days >= 2 ? msg('doctor.days', { n: Math.round(days) }) : msg('doctor.hours', { n: Math.max(1, Math.round(ms / 3_600_000)) });
 }
 
 /** Run every check; never throws for a failed check (each becomes a line). */
@@ -94,7 +94,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const results = new Map<CheckName, CheckResult>();
   const set = (result: CheckResult): void => void results.set(result.name, result);
   const report = (profile: string | null, baseUrl: string | null): DoctorReport => {
-    const checks = CHECKS.map((name) => results.get(name) ?? skip(name, text('doctor.notChecked')));
+    const checks = CHECKS.map((name) => results.get(name) ?? skip(name, msg('doctor.notChecked')));
     const firstFailure = checks.find((c) => c.status === 'fail');
     return { ok: firstFailure === undefined, profile, baseUrl, checks, exitCode: firstFailure?.exitCode ?? ExitCode.ok };
   };
@@ -109,7 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     baseUrl = requireBaseUrl(settings);
   } catch (error) {
     set(fail('settings', error));
-    for (const name of CHECKS.slice(1, -1)) set(skip(name, text('doctor.needsSettings')));
+    for (const name of CHECKS.slice(1, -1)) set(skip(name, msg('doctor.needsSettings')));
     set(await checkStore(resolveHome(options.env), options.env.ECONSIG_DATABASE_URL || undefined));
     return report(null, null);
   }
@@ -123,8 +123,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const settingsProblem = tlsError instanceof EconsigError && tlsError.exitCode === ExitCode.usage ? tlsError : undefined;
   if (settingsProblem) set(fail('settings', settingsProblem));
   else {
-    const method = text(settings.values['auth.method'] === 'client-credentials' || options.env.ECONSIG_CLIENT_SECRET ? 'doctor.methodClientCredentials' : 'doctor.methodToken');
-    set({ name: 'settings', status: 'ok', detail: text('doctor.settingsOk', { profile, url: baseUrl, method }) });
+    const method = msg(settings.values['auth.method'] === 'client-credentials' || options.env.ECONSIG_CLIENT_SECRET ? 'doctor.methodClientCredentials' : 'doctor.methodToken');
+    set({ name: 'settings', status: 'ok', detail: msg('doctor.settingsOk', { profile, url: baseUrl, method }) });
   }
 
   // 2-4. DNS, TCP.
@@ -132,46 +132,46 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let reachable = false;
   if (isIP(host)) {
-    set({ name: 'dns', status: 'ok', detail: text('doctor.isIp', { host }) });
+    set({ name: 'dns', status: 'ok', detail: msg('doctor.isIp', { host }) });
   } else {
     try {
       const { address } = await lookup(host);
-      set({ name: 'dns', status: 'ok', detail: text('doctor.resolves', { host, address }) });
+      set({ name: 'dns', status: 'ok', detail: msg('doctor.resolves', { host, address }) });
     } catch (error) {
-      set(fail('dns', new EconsigError(text('doctor.noDns', { host, code: (error as NodeJS.ErrnoException).code ?? 'error' }), { exitCode: ExitCode.unavailable, hint: text('doctor.noDnsHint') })));
+      set(fail('dns', new EconsigError(msg('doctor.noDns', { host, code: (error as NodeJS.ErrnoException).code ?? 'error' }), { exitCode: ExitCode.unavailable, hint: msg('doctor.noDnsHint') })));
     }
   }
   if (results.get('dns')?.status === 'ok') {
     try {
       await tcpConnect(host, port, timeoutMs);
       reachable = true;
-      set({ name: 'tcp', status: 'ok', detail: text('doctor.tcpOk', { address: `${host}:${port}` }) });
+      set({ name: 'tcp', status: 'ok', detail: msg('doctor.tcpOk', { address: `${host}:${port}` }) });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      set(fail('tcp', new EconsigError(text('doctor.tcpFail', { address: `${host}:${port}`, code }), {
+      set(fail('tcp', new EconsigError(msg('doctor.tcpFail', { address: `${host}:${port}`, code }), {
         exitCode: ExitCode.unavailable,
-        hint: text(code === 'ECONNREFUSED' ? 'doctor.tcpRefusedHint' : 'doctor.tcpOtherHint'),
+        hint: msg(code === 'ECONNREFUSED' ? 'doctor.tcpRefusedHint' : 'doctor.tcpOtherHint'),
       })));
     }
   } else {
-    set(skip('tcp', text('doctor.needsDns')));
+    set(skip('tcp', msg('doctor.needsDns')));
   }
 
   // 5-6. TLS: server trust, then our client certificate.
   let probe: TlsProbeResult | undefined;
   const cert = tls?.certificate;
   if (!reachable) {
-    set(skip('tls', text('doctor.needsTcp')));
+    set(skip('tls', msg('doctor.needsTcp')));
   } else if (url.protocol !== 'https:') {
-    set({ name: 'tls', status: 'skip', detail: text('doctor.plainHttp') });
+    set({ name: 'tls', status: 'skip', detail: msg('doctor.plainHttp') });
   } else {
     probe = await probeTls(url, { ...tls?.connect }, timeoutMs);
     if (!probe.ok && probe.kind === 'untrusted') set(fail('tls', tlsFailure(probe, url.origin, tls)));
     else if (!probe.ok && probe.kind === 'connect') {
-      set(fail('tls', new EconsigError(text('doctor.noHandshake', { origin: url.origin, message: probe.message, code: String(probe.code) }), { exitCode: ExitCode.unavailable, hint: text('doctor.noHandshakeHint') })));
+      set(fail('tls', new EconsigError(msg('doctor.noHandshake', { origin: url.origin, message: probe.message, code: String(probe.code) }), { exitCode: ExitCode.unavailable, hint: msg('doctor.noHandshakeHint') })));
     } else {
-      const ca = tls?.caPath ? text('doctor.withCa', { path: tls.caPath }) : '';
-      set({ name: 'tls', status: 'ok', detail: text('doctor.trusted', { origin: url.origin, ca, protocol: probe.ok && probe.protocol ? `, ${probe.protocol}` : '' }) });
+      const ca = tls?.caPath ? msg('doctor.withCa', { path: tls.caPath }) : '';
+      set({ name: 'tls', status: 'ok', detail: msg('doctor.trusted', { origin: url.origin, ca, protocol: probe.ok && probe.protocol ? `, ${probe.protocol}` : '' }) });
     }
   }
   if (tlsError !== undefined && !settingsProblem) {
@@ -182,21 +182,21 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set(fail('certificate', tlsFailure(probe, url.origin, tls)));
   } else if (cert) {
     const left = cert.validTo.getTime() - now().getTime();
-    const accepted = text(probe?.ok ? (probe.certificateChecked ? 'doctor.certAccepted' : 'doctor.certSent') : 'doctor.certNotTried');
+    const accepted = msg(probe?.ok ? (probe.certificateChecked ? 'doctor.certAccepted' : 'doctor.certSent') : 'doctor.certNotTried');
     set({
       name: 'certificate',
       status: expiresSoon(cert, now()) ? 'warn' : 'ok',
-      detail: text('doctor.certOk', { subject: cert.subject, issuer: cert.issuer, accepted, when: cert.validTo.toISOString(), left: ago(left) }),
-      ...(expiresSoon(cert, now()) ? { hint: text('doctor.certSoonHint') } : {}),
+      detail: msg('doctor.certOk', { subject: cert.subject, issuer: cert.issuer, accepted, when: cert.validTo.toISOString(), left: ago(left) }),
+      ...(expiresSoon(cert, now()) ? { hint: msg('doctor.certSoonHint') } : {}),
     });
   } else {
-    set({ name: 'certificate', status: 'skip', detail: text(url.protocol === 'https:' && probe?.ok ? 'doctor.certNoneAsked' : 'doctor.certNone') });
+    set({ name: 'certificate', status: 'skip', detail: msg(url.protocol === 'https:' && probe?.ok ? 'doctor.certNoneAsked' : 'doctor.certNone') });
   }
 
   // 2 (measured here). Clock: the server's Date header against ours.
   const certificateOk = results.get('certificate')?.status !== 'fail' && results.get('tls')?.status !== 'fail';
   if (reachable && certificateOk) set(await checkClock(url, tls, now, timeoutMs));
-  else set(skip('clock', text('doctor.needsAnswer')));
+  else set(skip('clock', msg('doctor.needsAnswer')));
 
   // 7. Token.
   // A token endpoint on the host that just failed would fail the same way: skip, not fail twice.
@@ -209,13 +209,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   })();
   const sameHost = plan?.method === 'client-credentials' && new URL(plan.credentials.tokenUrl).origin === url.origin;
   const blocked = (['tcp', 'tls', 'certificate'] as const).find((name) => results.get(name)?.status === 'fail');
-  if (results.get('settings')?.status === 'fail') set(skip('token', text('doctor.needsSettings')));
-  else if (blocked && sameHost) set(skip('token', text('doctor.needs', { check: text(`doctor.name_${blocked}`) })));
+  if (results.get('settings')?.status === 'fail') set(skip('token', msg('doctor.needsSettings')));
+  else if (blocked && sameHost) set(skip('token', msg('doctor.needs', { check: msg(`doctor.name_${blocked}`) })));
   else set(await checkToken(settings, options.env, now));
 
   // 8. Receiver.
   const receiver = settings.values['receiver-url'];
-  set(receiver === undefined ? skip('receiver', text('doctor.receiverNotSet')) : await checkReceiver(receiver, tls, timeoutMs));
+  set(receiver === undefined ? skip('receiver', msg('doctor.receiverNotSet')) : await checkReceiver(receiver, tls, timeoutMs));
 
   // 9. Store.
   set(await checkStore(settings.paths.home, settings.values['database-url']));
@@ -241,16 +241,16 @@ async function checkClock(url: URL, tls: TlsMaterial | undefined, now: () => Dat
       return { header: typeof header === 'string' ? header : undefined, middle: (started + now().getTime()) / 2 };
     });
     const server = date.header === undefined ? NaN : Date.parse(date.header);
-    if (Number.isNaN(server)) return { name: 'clock', status: 'skip', detail: text('doctor.noDate') };
+    if (Number.isNaN(server)) return { name: 'clock', status: 'skip', detail: msg('doctor.noDate') };
     // Date has whole seconds: up to 1 s of the difference is its rounding.
     const skew = date.middle - server;
     const abs = Math.max(0, Math.abs(skew) - 1_000);
-    const how = abs === 0 ? text('doctor.clockWithin') : text(skew > 0 ? 'doctor.clockAhead' : 'doctor.clockBehind', { s: Math.round(abs / 1000) });
-    const detail = text('doctor.clock', { how });
-    if (abs > CLOCK_FAIL_MS) return { name: 'clock', status: 'fail', detail, hint: text('doctor.clockFailHint'), exitCode: ExitCode.auth };
-    return abs > CLOCK_WARN_MS ? { name: 'clock', status: 'warn', detail, hint: text('doctor.clockWarnHint') } : { name: 'clock', status: 'ok', detail };
+    const how = abs === 0 ? msg('doctor.clockWithin') : msg(skew > 0 ? 'doctor.clockAhead' : 'doctor.clockBehind', { s: Math.round(abs / 1000) });
+    const detail = msg('doctor.clock', { how });
+    if (abs > CLOCK_FAIL_MS) return { name: 'clock', status: 'fail', detail, hint: msg('doctor.clockFailHint'), exitCode: ExitCode.auth };
+    return abs > CLOCK_WARN_MS ? { name: 'clock', status: 'warn', detail, hint: msg('doctor.clockWarnHint') } : { name: 'clock', status: 'ok', detail };
   } catch (error) {
-    return { name: 'clock', status: 'skip', detail: text('doctor.clockNoAnswer', { url: `${url.origin}${url.pathname}`, code: (error as { code?: string }).code ?? (error as Error).message }) };
+    return { name: 'clock', status: 'skip', detail: msg('doctor.clockNoAnswer', { url: `${url.origin}${url.pathname}`, code: (error as { code?: string }).code ?? (error as Error).message }) };
   }
 }
 
@@ -265,17 +265,17 @@ async function checkToken(settings: ResolvedSettings, env: Env, now: () => Date)
   try {
     if (session.plan.method === 'token') {
       const resolved = session.plan.token;
-      const from = text(resolved?.source === 'env' ? 'doctor.fromEnv' : 'doctor.fromStored');
+      const from = msg(resolved?.source === 'env' ? 'doctor.fromEnv' : 'doctor.fromStored');
       const expiry = resolved ? tokenExpiry(resolved.token, now()) : undefined;
       if (expiry?.expired) {
-        return { name: 'token', status: 'fail', detail: text('doctor.tokenExpired', { from, when: expiry.expiresAt.toISOString() }), hint: text('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
+        return { name: 'token', status: 'fail', detail: msg('doctor.tokenExpired', { from, when: expiry.expiresAt.toISOString() }), hint: msg('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
       }
-      return { name: 'token', status: 'ok', detail: expiry ? text('doctor.tokenExpires', { from, when: expiry.expiresAt.toISOString() }) : text('doctor.tokenNoExpiry', { from }) };
+      return { name: 'token', status: 'ok', detail: expiry ? msg('doctor.tokenExpires', { from, when: expiry.expiresAt.toISOString() }) : msg('doctor.tokenNoExpiry', { from }) };
     }
     const started = Date.now();
     await session.tokens.token();
     const creds = session.plan.credentials;
-    return { name: 'token', status: 'ok', detail: text('doctor.tokenObtained', { url: creds.tokenUrl, client: creds.clientId, ms: Date.now() - started }) };
+    return { name: 'token', status: 'ok', detail: msg('doctor.tokenObtained', { url: creds.tokenUrl, client: creds.clientId, ms: Date.now() - started }) };
   } catch (error) {
     return fail('token', tokenFailure(error, settings.profile.name));
   } finally {
@@ -292,20 +292,20 @@ async function checkReceiver(receiver: string, tls: TlsMaterial | undefined, tim
       await response.body.dump();
       return response.statusCode;
     });
-    if (status === 200) return { name: 'receiver', status: 'ok', detail: text('doctor.receiverOk', { url: ready.href }) };
+    if (status === 200) return { name: 'receiver', status: 'ok', detail: msg('doctor.receiverOk', { url: ready.href }) };
     return {
       name: 'receiver',
       status: 'fail',
-      detail: text('doctor.receiverAnswers', { url: ready.href, status }),
-      hint: text(status === 503 ? 'doctor.receiverStoreHint' : 'doctor.receiverUrlHint'),
+      detail: msg('doctor.receiverAnswers', { url: ready.href, status }),
+      hint: msg(status === 503 ? 'doctor.receiverStoreHint' : 'doctor.receiverUrlHint'),
       exitCode: ExitCode.unavailable,
     };
   } catch (error) {
     return {
       name: 'receiver',
       status: 'fail',
-      detail: text('doctor.receiverUnreachable', { url: ready.href, code: (error as { code?: string }).code ?? (error as Error).message }),
-      hint: text('doctor.receiverStartHint'),
+      detail: msg('doctor.receiverUnreachable', { url: ready.href, code: (error as { code?: string }).code ?? (error as Error).message }),
+      hint: msg('doctor.receiverStartHint'),
       exitCode: ExitCode.unavailable,
     };
   }
@@ -317,7 +317,7 @@ async function checkStore(home: string, databaseUrl: string | undefined): Promis
     const store = await openStore({ home, databaseUrl });
     try {
       await store.history({ limit: 1 });
-      return { name: 'store', status: 'ok', detail: text('doctor.storeOk', { location: store.location }) };
+      return { name: 'store', status: 'ok', detail: msg('doctor.storeOk', { location: store.location }) };
     } finally {
       await store.close();
     }

@@ -7,8 +7,8 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } fr
 import { join, resolve } from 'node:path';
 import { ExitCode } from '../errors.js';
 import { type Issue, ROOT_PATH } from '../domain/issue.js';
-import { type Lang, type MessageKey, type Said, say, tr } from '../i18n/index.js';
-import type { Source } from '../domain/report.js';
+import { type Message, type MessageKey, type Value, msg, say } from '../i18n/index.js';
+import { type Source, problemOfFile } from '../domain/report.js';
 
 /** A submission file is a small object; anything past this is a mistake, not a submission. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -29,7 +29,7 @@ export function expandInputs(paths: readonly string[], cwd: string): Source[] {
     try {
       isDirectory = statSync(absolute).isDirectory();
     } catch (error) {
-      sources.push({ file: path, absolute, problem: describeFsError(error, path) });
+      sources.push({ file: path, absolute, problem: problemOfFile(error, path) });
       continue;
     }
     if (!isDirectory) {
@@ -38,7 +38,7 @@ export function expandInputs(paths: readonly string[], cwd: string): Source[] {
     }
     const found = listInputFiles(absolute);
     if (found.length === 0) {
-      sources.push({ file: path, absolute, problem: { key: 'input.emptyFolder', values: { path } } });
+      sources.push({ file: path, absolute, problem: msg('input.emptyFolder', { path }) });
       continue;
     }
     // join() once per folder, not per file: 20,000 joins cost ~30 ms of a 10,000-file run.
@@ -102,21 +102,6 @@ function isFileBehindLink(path: string): boolean {
   }
 }
 
-function describeFsError(error: unknown, path: string): Said {
-  const code = (error as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return { key: 'input.missing', values: { path } };
-    case 'EACCES':
-    case 'EPERM':
-      return { key: 'input.denied', values: { path } };
-    case 'EISDIR':
-      return { key: 'input.isFolder', values: { path } };
-    default:
-      return { key: 'input.unreadable', values: { path, cause: code ?? String(error) } };
-  }
-}
-
 export type Loaded =
   | { ok: true; file: string; document: unknown; text: string }
   | { ok: false; file: string; exitCode: ExitCode; errors: Issue[] };
@@ -127,35 +112,30 @@ export interface StdinReader {
 }
 
 /** Read and JSON-parse one source. Never throws: a failure is a result with its exit code. */
-export function loadSource(source: Source, stdin: StdinReader, lang: Lang = 'en'): Loaded {
-  const fail = (exitCode: ExitCode, path: string, said: Said): Loaded => ({
-    ok: false,
-    file: source.file,
-    exitCode,
-    errors: [{ path, message: say(lang, said) }],
-  });
+export function loadSource(source: Source, stdin: StdinReader): Loaded {
+  const fail = (exitCode: ExitCode, path: string, message: Message): Loaded => ({ ok: false, file: source.file, exitCode, errors: [{ path, message }] });
   if (source.problem) return fail(ExitCode.usage, FILE_PATH, source.problem);
 
   let text: string;
   try {
     if (source.absolute === null) {
       if (stdin.isTTY) {
-        return fail(ExitCode.usage, FILE_PATH, { key: 'input.stdinTty' });
+        return fail(ExitCode.usage, FILE_PATH, msg('input.stdinTty'));
       }
       text = readLimited(0, 'standard input');
     } else {
       text = readSmallFile(source.absolute);
     }
   } catch (error) {
-    if (error instanceof TooLargeError) return fail(ExitCode.usage, FILE_PATH, error.said);
-    return fail(ExitCode.usage, FILE_PATH, describeFsError(error, source.file));
+    if (error instanceof TooLargeError) return fail(ExitCode.usage, FILE_PATH, error.problem);
+    return fail(ExitCode.usage, FILE_PATH, problemOfFile(error, source.file));
   }
-  return parseDocument(source.file, text, lang);
+  return parseDocument(source.file, text);
 }
 
 class TooLargeError extends Error {
-  constructor(readonly said: Said) {
-    super(say('en', said));
+  constructor(readonly problem: Message) {
+    super(say('en', problem));
   }
 }
 
@@ -174,7 +154,7 @@ function readSmallFile(path: string): string {
     }
   }
   if (stat.size > MAX_FILE_BYTES) {
-    throw new TooLargeError({ key: 'input.tooLarge', values: { size: (stat.size / 1024 / 1024).toFixed(1) } });
+    throw new TooLargeError(msg('input.tooLarge', { size: (stat.size / 1024 / 1024).toFixed(1) }));
   }
   return readFileSync(path, 'utf8');
 }
@@ -198,14 +178,14 @@ function readLimited(fd: number, name: string): string {
     }
     if (n === 0) break;
     total += n;
-    if (total > MAX_FILE_BYTES) throw new TooLargeError({ key: 'input.streamTooLarge', values: { name } });
+    if (total > MAX_FILE_BYTES) throw new TooLargeError(msg('input.streamTooLarge', { name }));
     chunks.push(Buffer.from(buffer.subarray(0, n)));
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** JSON.parse with a message an operator can act on: line and column of the fault. */
-export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loaded {
+export function parseDocument(file: string, raw: string): Loaded {
   // A UTF-8 byte order mark is legal in a file but not in JSON text.
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   try {
@@ -213,20 +193,19 @@ export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loa
   } catch (error) {
     // Only here: blank text never parses, and trimming every file of a batch costs a copy.
     if (text.trim() === '') {
-      return { ok: false, file, exitCode: ExitCode.invalid, errors: [{ path: ROOT_PATH, message: tr(lang, 'input.empty') }] };
+      return { ok: false, file, exitCode: ExitCode.invalid, errors: [{ path: ROOT_PATH, message: msg('input.empty') }] };
     }
     const message = (error as Error).message;
     const position = errorPosition(text, message);
-    let where = '';
+    let where: Value = '';
     if (position !== undefined) {
       const before = text.slice(0, position);
       const line = before.split('\n').length;
       const column = position - before.lastIndexOf('\n');
-      where = tr(lang, 'input.at', { line, column });
+      where = msg('input.at', { line, column });
     }
     // Node 20 quotes the whole input in some messages; the file's text is not repeated.
     const reason = jsonReason(
-      lang,
       message
         .replace(/^JSON\.parse: /, '')
         .replace(/ in JSON at position \d+.*$/s, '')
@@ -236,7 +215,7 @@ export function parseDocument(file: string, raw: string, lang: Lang = 'en'): Loa
       ok: false,
       file,
       exitCode: ExitCode.invalid,
-      errors: [{ path: ROOT_PATH, message: tr(lang, 'input.notJson', { where, reason }) }],
+      errors: [{ path: ROOT_PATH, message: msg('input.notJson', { where, reason }) }],
     };
   }
 }
@@ -253,13 +232,12 @@ const JSON_REASONS: ReadonlyArray<readonly [RegExp, MessageKey]> = [
   [/^Unexpected end of JSON input/, 'validate.json.endOfInput'],
 ];
 
-/** JSON.parse's reason in `lang`; one this table does not know stays as V8 wrote it. */
-function jsonReason(lang: Lang, reason: string): string {
-  if (lang === 'en') return reason;
+/** JSON.parse's reason as the catalogue says it; one this table does not know stays as V8 wrote it. */
+function jsonReason(reason: string): Value {
   const token = /^Unexpected token '(.+?)'/.exec(reason)?.[1];
-  if (token !== undefined) return tr(lang, 'validate.json.token', { token });
+  if (token !== undefined) return msg('validate.json.token', { token });
   const known = JSON_REASONS.find(([pattern]) => pattern.test(reason));
-  return known ? tr(lang, known[1]) : reason;
+  return known ? msg(known[1]) : reason;
 }
 
 /**

@@ -1,5 +1,5 @@
-/** A JUnit XML report of a submit run (`--report`), one test case per file, for CI. */
-import { text } from '../i18n/index.js';
+/** A JUnit XML report of a submit run (`--report`), one test case per file, for CI; people's text in the run's language, as --json's. */
+import { type Lang, msg, say } from '../i18n/index.js';
 import { writeFileSync } from 'node:fs';
 import { EconsigError, ExitCode } from '../errors.js';
 import { isSuccess } from '../domain/outcome.js';
@@ -25,7 +25,7 @@ function xmlAttribute(text: string): string {
   return xmlText(text).replace(/["'\t\n]/g, (c) => ENTITIES[c] ?? c);
 }
 
-export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): string {
+export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang }): string {
   // A file not sent (the guard, a copy in the batch, Ctrl-C, a 401 earlier) is a skipped
   // case, not a failure, and carries no contract id: the one named is another file's (issue 14).
   const skipped = results.filter((r) => r.outcome === 'skipped').length;
@@ -36,15 +36,16 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
     const time = ((r.elapsedMs ?? 0) / 1000).toFixed(3);
     const open = `    <testcase classname="econsig.submit" name="${name}" time="${time}">`;
     const contract = r.idContrato && r.outcome !== 'skipped' ? ` (idContrato ${r.idContrato})` : '';
-    const out = `      <system-out>${xmlText(`${r.outcome}: ${r.message}${contract}`)}</system-out>`;
+    const message = say(options.lang, r.message);
+    const out = `      <system-out>${xmlText(`${r.outcome}: ${message}${contract}`)}</system-out>`;
     if (isSuccess(r.outcome)) return `${open}\n${out}\n    </testcase>`;
-    if (r.outcome === 'skipped') return `${open}\n      <skipped message="${xmlAttribute(r.message)}"/>\n${out}\n    </testcase>`;
+    if (r.outcome === 'skipped') return `${open}\n      <skipped message="${xmlAttribute(message)}"/>\n${out}\n    </testcase>`;
     const details = [
-      ...r.errors.map((e) => `${e.path}: ${e.message}`),
+      ...r.errors.map((e) => `${e.path}: ${say(options.lang, e.message)}`),
       ...r.erros.map((e) => `${e.codigo}: ${e.msg}`),
-      ...(r.hint ? [`hint: ${r.hint}`] : []),
+      ...(r.hint ? [`${say(options.lang, 'run.hintLabel')} ${say(options.lang, r.hint)}`] : []),
     ].join('\n');
-    return `${open}\n      <failure type="${r.outcome}" message="${xmlAttribute(r.message)}">${xmlText(details)}</failure>\n${out}\n    </testcase>`;
+    return `${open}\n      <failure type="${r.outcome}" message="${xmlAttribute(message)}">${xmlText(details)}</failure>\n${out}\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -58,10 +59,10 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
 }
 
 /** Write the report file; a path that cannot be written is a local storage failure (exit 74). */
-export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string }): void {
+export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang }): void {
   try {
     writeFileSync(path, junitXml(results, options));
   } catch (error) {
-    throw new EconsigError(text('submit.reportUnwritable', { path }), { exitCode: ExitCode.storage, hint: text('submit.reportUnwritableHint'), cause: error });
+    throw new EconsigError(msg('submit.reportUnwritable', { path }), { exitCode: ExitCode.storage, hint: msg('submit.reportUnwritableHint'), cause: error });
   }
 }

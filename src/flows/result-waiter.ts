@@ -5,7 +5,7 @@
  * the first POST leaves, so a fast result is never missed; if another `econsig watch`
  * already holds the port, the store it writes to is followed instead.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { request } from 'undici';
 import { EconsigError, ExitCode } from '../errors.js';
 import type { FinalOutcome, ResultRecord, Store } from '../record/record.js';
@@ -145,9 +145,9 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
       const theirs = error.code === 'EADDRINUSE' ? await watchStoreAt(host, port) : undefined;
       if (theirs === undefined) throw cannotBind(host, port, error.code, error.cause, 'listen');
       if (theirs !== store.location) {
-        throw new EconsigError(text('submit.waitOtherStore', { address: `${host}:${port}`, theirs, ours: store.location }), {
+        throw new EconsigError(msg('submit.waitOtherStore', { address: `${host}:${port}`, theirs, ours: store.location }), {
           exitCode: ExitCode.usage,
-          hint: text('submit.waitOtherStoreHint'),
+          hint: msg('submit.waitOtherStoreHint'),
         });
       }
       mode = { kind: 'following', url: `http://${hostForUrl(host)}:${port}${path}` };

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Lang, tr } from '../i18n/index.js';
+import { say } from '../i18n/index.js';
 import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
 import { openStore } from '../record/open.js';
@@ -29,11 +29,11 @@ export interface DemoOutcome {
   results: SubmitResult[];
 }
 
-export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps; lang?: Lang }): Promise<DemoOutcome> {
+export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps; }): Promise<DemoOutcome> {
   const home = mkdtempSync(join(tmpdir(), 'econsig-demo-'));
   try {
-    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true, ...(options.lang ? { lang: options.lang } : {}) });
-    if (!report) throw new Error(tr('en', 'demo.exampleMissing'));
+    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true });
+    if (!report) throw new Error(say('en', 'demo.exampleMissing'));
     const shown = { ...report, file: 'fixtures/valid/bank-and-pix.json' };
     options.steps.onValidated(shown);
     if (!report.ok) return { report: shown, results: [] };

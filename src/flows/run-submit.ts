@@ -4,7 +4,7 @@
  * waiter (before any POST) and closes them; `runSubmit` sends with them through an HTTP
  * client of its own, which it closes however it ends.
  */
-import { type Said, text } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
@@ -59,8 +59,8 @@ export interface RunSubmitOptions {
   requestTimeoutMs: number;
   concurrency: number;
   force: boolean;
-  unreachableHint?: Said;
-  unauthorizedHint?: Said;
+  unreachableHint?: Message;
+  unauthorizedHint?: Message;
   signal: AbortSignal;
   now?: () => Date;
   onRetry?: (info: RetryInfo) => void;
@@ -78,8 +78,7 @@ export function invalidResult(report: FileReport): SubmitResult {
     idContrato: null,
     erros: [],
     result: null,
-    message: report.exitCode === ExitCode.usage ? 'not sent: the file cannot be used' : 'not sent: the submission is invalid',
-    said: { key: report.exitCode === ExitCode.usage ? 'unusableNotSent' : 'invalidSubmission' },
+    message: msg(report.exitCode === ExitCode.usage ? 'run.unusableNotSent' : 'run.invalidSubmission'),
     exitCode: report.exitCode === ExitCode.usage ? ExitCode.usage : exitCodeFor('invalid'),
     warnings: report.warnings,
     errors: report.errors,
@@ -96,8 +95,8 @@ export function checkTarget(baseUrl: string): void {
   try {
     assertSafeTransport(baseUrl);
   } catch (error) {
-    if (error instanceof InsecureTransportError) throw new UsageError(text('submit.insecureTarget', { url: error.baseUrl }), text('submit.unsafeTargetHint'));
-    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, text('submit.unsafeTargetHint'));
+    if (error instanceof InsecureTransportError) throw new UsageError(msg('submit.insecureTarget', { url: error.baseUrl }), msg('submit.unsafeTargetHint'));
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message, msg('submit.unsafeTargetHint'));
     throw error;
   }
 }
@@ -126,7 +125,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     });
   } catch (error) {
     if (error instanceof InvalidTokenError) {
-      throw new AuthError(text('submit.badToken'), text('submit.badTokenHint', { profile: options.profile }));
+      throw new AuthError(msg('submit.badToken'), msg('submit.badTokenHint', { profile: options.profile }));
     }
     throw error;
   }

@@ -6,7 +6,7 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
-import { text, tr } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import type { StdinReader } from './inputs.js';
 import { checkSource } from './validate-files.js';
 import type { Source, FileReport } from '../domain/report.js';
@@ -25,7 +25,7 @@ export async function* checkSheetSource(source: Source, options: SheetInputOptio
   const format = sheetFormatOf(source.file, options.format);
   if (format === undefined) return;
   if (typeof format === 'object') {
-    const message = tr(options.lang, 'sheet.oldFormat', { ext: format.unsupported });
+    const message = msg('sheet.oldFormat', { ext: format.unsupported });
     yield { file: source.file, ok: false, errors: [{ path: '(file)', message }], warnings: [], exitCode: ExitCode.usage };
     return;
   }
@@ -77,7 +77,7 @@ export async function validateInputs(
       reports.push(report);
     }
     if (options.row !== undefined && !reports.some((r) => r.file === source.file && r.row === options.row)) {
-      throw new UsageError(text('sheet.noDataRow', { row: options.row, file: source.file }), text('sheet.noDataRowHint'));
+      throw new UsageError(msg('sheet.noDataRow', { row: options.row, file: source.file }), msg('sheet.noDataRowHint'));
     }
   }
   return { reports, notices, sheets };
@@ -88,12 +88,12 @@ export async function validateInputs(
  * `submit -i --file planilha.xlsx --row 7` starts the wizard from.
  */
 export async function documentOfRow(source: Source, row: number, options: SheetInputOptions): Promise<Record<string, unknown>> {
-  const problems: string[] = [];
+  const problems: Message[] = [];
   for await (const report of checkSheetSource(source, { ...options, keepDocument: true })) {
     const entry = report as SheetReport;
     if (entry.row === row && entry.document) return entry.document;
     if (!entry.ok && (entry.header || entry.row === undefined)) problems.push(...entry.errors.map((e) => e.message));
   }
-  if (problems.length > 0) throw new UsageError(text('sheet.cannotPrefill', { file: source.file, problems: problems.join('; ') }), text('sheet.cannotPrefillHint'));
-  throw new UsageError(text('sheet.noDataRow', { row, file: source.file }), text('sheet.noDataRowHint'));
+  if (problems.length > 0) throw new UsageError(msg('sheet.cannotPrefill', { file: source.file, problems: { items: problems, separator: '; ' } }), msg('sheet.cannotPrefillHint'));
+  throw new UsageError(msg('sheet.noDataRow', { row, file: source.file }), msg('sheet.noDataRowHint'));
 }

@@ -3,7 +3,7 @@
  * row's final result as the batch goes, finished with the whole run's results.
  */
 import { UsageError } from '../errors.js';
-import { type Lang, text } from '../i18n/index.js';
+import { type Lang, msg } from '../i18n/index.js';
 import { type ResultsWriter, openResults, resultsPath } from '../sheets/results.js';
 import type { SheetInput } from './sheet-inputs.js';
 import type { BatchProgress } from './submit-batch.js';
@@ -17,8 +17,8 @@ export interface SheetResults {
 }
 
 export function openSheetResults(sheets: readonly SheetInput[], reports: readonly FileReport[], flag: string | undefined, cwd: string, lang: Lang): SheetResults {
-  if (flag !== undefined && sheets.length > 1) throw new UsageError(text('sheet.resultsOneFile'), text('sheet.resultsOneFileHint'));
-  if (flag !== undefined && !/\.(csv|xlsx)$/i.test(flag)) throw new UsageError(text('sheet.resultsExtension', { flag }), text('sheet.resultsExtensionHint'));
+  if (flag !== undefined && sheets.length > 1) throw new UsageError(msg('sheet.resultsOneFile'), msg('sheet.resultsOneFileHint'));
+  if (flag !== undefined && !/\.(csv|xlsx)$/i.test(flag)) throw new UsageError(msg('sheet.resultsExtension', { flag }), msg('sheet.resultsExtensionHint'));
   const writers = new Map<string, ResultsWriter>();
   for (const sheet of sheets) {
     const rows = reports.filter((r) => r.file === sheet.file && r.row !== undefined && !r.header);

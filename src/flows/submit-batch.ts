@@ -24,7 +24,7 @@ import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
 import { type Store, type SubmissionRecord } from '../record/record.js';
 import type { ResultWaiter } from './result-waiter.js';
-import { type MessageKey, type Said, say, text } from '../i18n/index.js';
+import { type Message, type Value, msg, say } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { ApprovalResult, SubmitResult } from '../domain/report.js';
 
@@ -38,9 +38,9 @@ export class StoreIncompleteError extends EconsigError {
     readonly results: SubmitResult[],
     readonly failure: StorageError,
   ) {
-    super(`the store could not record everything of this run (${failure.message}); the results shown are its only record`, {
+    super(msg('run.storeIncomplete', { cause: failure.text ?? failure.message }), {
       exitCode: ExitCode.storage,
-      hint: `Keep this output: contract ids shown here may be missing from \`econsig history\`. ${failure.hint ?? ''}`.trim(),
+      hint: msg('run.storeIncompleteHint', { hint: failure.hintText ?? '' }),
       cause: failure,
     });
     this.name = 'StoreIncompleteError';
@@ -54,19 +54,6 @@ export interface SubmitItem {
   row?: number;
   body: Record<string, unknown> & { idProposta: string };
   warnings: Issue[];
-}
-
-
-
-
-/**
- * Say it: the key for people's text, and the hint (a key, or a Said given by the caller).
- * The hint's English record is the catalogue's, unless the result already has its own.
- */
-function said(result: SubmitResult, key: MessageKey, values?: Said['values'], hint?: MessageKey | Said, hintValues?: Said['values']): SubmitResult {
-  const hintSaid = typeof hint === 'string' ? { key: hint, ...(hintValues ? { values: hintValues } : {}) } : hint;
-  const english = hintSaid && result.hint === undefined ? { hint: say('en', hintSaid) } : {};
-  return { ...result, ...english, said: { key, ...(values ? { values } : {}) }, ...(hintSaid ? { hintSaid } : {}) };
 }
 
 export interface BatchProgress {
@@ -84,9 +71,9 @@ export interface BatchOptions {
   concurrency: number;
   force: boolean;
   /** What to do when the service cannot be reached (the sandbox's own hint, for one). */
-  unreachableHint?: Said;
+  unreachableHint?: Message;
   /** What to do after a 401, naming where the token came from (flows/auth-session.ts). */
-  unauthorizedHint?: Said;
+  unauthorizedHint?: Message;
   /** --wait: where results are learnt, and how long to wait for each. */
   wait?: { waiter: ResultWaiter; timeoutMs: number } | undefined;
   signal: AbortSignal;
@@ -120,8 +107,8 @@ function base(item: SubmitItem): Omit<SubmitResult, 'outcome' | 'message' | 'exi
 function withOutcome(
   partial: Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'>,
   outcome: Outcome,
-  message: string,
-  hint?: string,
+  message: Message,
+  hint?: Message,
 ): SubmitResult {
   return { ...partial, outcome, message, exitCode: exitCodeFor(outcome), ...(hint ? { hint } : {}) };
 }
@@ -129,16 +116,29 @@ function withOutcome(
 /** Service errors named in a result's message; the rest are in its `erros`. */
 const MESSAGE_ERROS = 3;
 
-const checkHint = (idProposta: string): string =>
-  `Check before sending again: \`econsig history --proposal ${idProposta}\` and \`econsig watch\` show whether a result arrives; if the service already has it, a resubmission is rejected as "in progress" (422). Use --force only once you know it does not exist.`;
+/** The first service errors, `codigo: msg`, as a result's message names them (a 422 may list thousands, issue 14). */
+function errosNamed(erros: ServiceError['erros']): Value {
+  if (erros.length === 0) return '—';
+  const items: Value[] = erros.slice(0, MESSAGE_ERROS).map((e) => `${e.codigo}: ${e.msg.length > 200 ? `${e.msg.slice(0, 200)}…` : e.msg}`);
+  if (erros.length > MESSAGE_ERROS) items.push(msg('run.andMore', { n: erros.length - MESSAGE_ERROS }));
+  return { items, separator: '; ' };
+}
+
+/** Why a request got no answer: the limit a timeout reached, or the system's code. */
+const transportReason = (error: TimeoutError | ConnectionError): Value =>
+  error instanceof TimeoutError ? msg(`run.timeout_${error.phase}`, { ms: error.timeoutMs }) : (error.code ?? error.name);
+
+/** A result whose contract may exist: what happened, and how to check before sending again. */
+const mayExist = (partial: Omit<SubmitResult, 'outcome' | 'message' | 'exitCode'>, what: Message, id: string): SubmitResult =>
+  withOutcome(partial, 'unknown', msg('run.mayExist', { what, id }), msg('run.hintCheck', { id }));
 
 /** Turn a failure of the client into an outcome: the one place that reads service errors. */
 function outcomeOfError(
   item: SubmitItem,
   error: unknown,
   profile: string,
-  unreachableHint?: Said,
-  unauthorizedHint?: Said,
+  unreachableHint?: Message,
+  unauthorizedHint?: Message,
 ): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
@@ -146,57 +146,44 @@ function outcomeOfError(
     partial.httpStatus = error.status;
     partial.erros = error.erros;
     partial.attempts = error.attempts;
-    // A few in the message; all of them in `erros` (a 422 may list thousands, issue 14).
-    const codes = [
-      ...error.erros.slice(0, MESSAGE_ERROS).map((e) => `${e.codigo}: ${e.msg.length > 200 ? `${e.msg.slice(0, 200)}…` : e.msg}`),
-      ...(error.erros.length > MESSAGE_ERROS ? [`and ${error.erros.length - MESSAGE_ERROS} more`] : []),
-    ].join('; ');
     if (error instanceof UnauthorizedError) {
-      const hint: Said = unauthorizedHint ?? { key: 'hintLogInAgain', values: { profile } };
-      return said(withOutcome(partial, 'unauthorized', error.message || '401 unauthorized: the token is invalid or expired'), 'unauthorized', undefined, hint);
+      return withOutcome(partial, 'unauthorized', msg('run.unauthorized'), unauthorizedHint ?? msg('run.hintLogInAgain', { profile }));
     }
     if (error instanceof ProposalNotFoundError) {
-      return said(withOutcome(partial, 'not_found', `404 proposal ${id} not found (${codes || 'SVC_P00003'})`), 'notFound', { id }, 'hintNotFound');
+      return withOutcome(partial, 'not_found', msg('run.notFound', { id, codes: errosNamed(error.erros) }), msg('run.hintNotFound'));
     }
     if (error instanceof RateLimitedError) {
-      return said(withOutcome(partial, 'rate_limited', `429 too many requests, still refused after ${error.attempts} attempt(s)`), 'rateLimited', { n: error.attempts }, 'hintRateLimited');
+      return withOutcome(partial, 'rate_limited', msg('run.rateLimited', { n: error.attempts }), msg('run.hintRateLimited'));
     }
     if (error instanceof ValidationRejectedError) {
-      return said(withOutcome(partial, 'rejected', `${error.status} rejected by the service${codes ? `: ${codes}` : ''}`), 'rejected', { status: error.status }, 'hintRejected');
+      return withOutcome(partial, 'rejected', msg('run.rejected', { status: error.status, codes: errosNamed(error.erros) }), msg('run.hintRejected'));
     }
-    if (error instanceof ServerError) {
-      return said(withOutcome(partial, 'unknown', `${error.status} server error after the submission arrived: the contract may or may not exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
-    }
+    if (error instanceof ServerError) return mayExist(partial, msg('run.serverError', { status: error.status }), id);
     if (error instanceof UndocumentedAnswerError) {
+      const undocumented = msg('run.undocumented', { status: error.status, snippet: error.bodySnippet ? `: ${error.bodySnippet}` : '' });
       const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
-      return may
-        ? said(withOutcome(partial, 'unknown', `HTTP ${error.status} with an answer that is not the documented shape; the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-        : said(withOutcome(partial, 'unavailable', `HTTP ${error.status} with an answer that is not the documented shape (${error.message})`), 'undocumented', { status: error.status }, 'hintBaseUrl');
+      return may ? mayExist(partial, undocumented, id) : withOutcome(partial, 'unavailable', undocumented, msg('run.hintBaseUrl'));
     }
-    return said(withOutcome(partial, 'rejected', `${error.status} ${error.message}`), 'rejectedOther', { status: error.status, message: error.message });
+    return withOutcome(partial, 'rejected', msg('run.rejectedOther', { status: error.status, message: error.message }));
   }
   if (error instanceof AbortedError) {
     partial.attempts = error.attempts;
     return error.sent
-      ? said(withOutcome(partial, 'unknown', 'interrupted while the request was in flight: the contract may exist', checkHint(id)), 'mayExist', { id }, 'hintCheck', { id })
-      : said(withOutcome(partial, 'skipped', 'not sent: interrupted'), 'interruptedNotSent', undefined, 'hintInterrupted');
+      ? mayExist(partial, msg('run.interruptedInFlight'), id)
+      : withOutcome(partial, 'skipped', msg('run.interruptedNotSent'), msg('run.hintInterrupted'));
   }
   // A token that could not be renewed mid-batch: the POST never left.
   if (error instanceof TokenRefusedError) {
-    return said(withOutcome(partial, 'unauthorized', `not sent: ${error.message}`),
-    'tokenRefused', { error: error.error, status: error.status }, 'hintClientCredentials', { profile });
+    const refused = error.errorDescription ? `${error.error}: ${error.errorDescription}` : error.error;
+    return withOutcome(partial, 'unauthorized', msg('run.tokenRefused', { error: refused, status: error.status }), msg('run.hintClientCredentials', { profile }));
   }
   if (error instanceof TokenEndpointUnavailableError) {
-    return said(withOutcome(partial, 'unavailable', `not sent: no access token: ${error.message}`),
-      'tokenUnavailable', { status: error.status ?? '—' }, 'hintTokenUrl');
+    return withOutcome(partial, 'unavailable', msg('run.tokenUnavailable', { reason: error.message }), msg('run.hintTokenUrl'));
   }
   if (error instanceof TimeoutError || error instanceof ConnectionError) {
     partial.attempts = error.attempts;
-    if (!error.sent) {
-      const hint: Said = unreachableHint ?? { key: 'hintUnreachable' };
-      return said(withOutcome(partial, 'unavailable', `service unavailable: ${error.message}`), 'unavailable', undefined, hint);
-    }
-    return said(withOutcome(partial, 'unknown', `no answer after sending (${error.message}): the contract may exist`, checkHint(id)), 'mayExist', { id }, 'hintCheck', { id });
+    if (!error.sent) return withOutcome(partial, 'unavailable', msg('run.unavailable', { reason: transportReason(error) }), unreachableHint ?? msg('run.hintUnreachable'));
+    return mayExist(partial, msg('run.noAnswer', { reason: transportReason(error) }), id);
   }
   throw error;
 }
@@ -213,10 +200,10 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
   const contract = earlier.answer?.idContrato ?? null;
   partial.idContrato = contract;
   if (earlier.answer === null) {
-    return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} was claimed at ${when} and has no answer recorded: another econsig run is sending it, or one was cut short and it may have arrived`, checkHint(id)), 'heldUnanswered', { id, when }, 'hintCheck', { id });
+    return withOutcome(partial, 'skipped', msg('run.heldUnanswered', { id, when }), msg('run.hintCheck', { id }));
   }
   if (earlier.answer.outcome === 'unknown') {
-    return said(withOutcome(partial, 'skipped', `not sent: the earlier submission of ${id} (${when}) ended unknown; it may exist`, checkHint(id)), 'heldUnknown', { id, when }, 'hintCheck', { id });
+    return withOutcome(partial, 'skipped', msg('run.heldUnknown', { id, when }), msg('run.hintCheck', { id }));
   }
   const approved = earlier.result?.outcome === 'approved';
   if (earlier.bodyHash === hash && earlier.result?.outcome === 'denied') {
@@ -224,21 +211,17 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     partial.httpStatus = earlier.answer.httpStatus;
     partial.result = { outcome: 'denied', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
     const reason = earlier.result.reason ? `: ${earlier.result.reason}` : '';
-    return said(
-      withOutcome(partial, 'denied', `already denied: contract ${contract} (sent ${when}${reason}; from the store, not sent again)`),
-      'alreadyDenied', { id: contract ?? '', when, reason }, 'hintDeniedAgain');
+    return withOutcome(partial, 'denied', msg('run.alreadyDenied', { id: contract ?? '', when, reason }), msg('run.hintDeniedAgain'));
   }
   if (earlier.bodyHash === hash) {
     partial.httpStatus = earlier.answer.httpStatus;
     if (approved && earlier.result) {
       partial.result = { outcome: 'approved', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
-      return said(withOutcome(partial, 'approved', `already approved: contract ${contract} (sent ${when}; from the store, not sent again)`), 'alreadyApproved', { id: contract ?? '', when });
+      return withOutcome(partial, 'approved', msg('run.alreadyApproved', { id: contract ?? '', when }));
     }
-    return said(withOutcome(partial, 'accepted', `already accepted at ${when}: contract ${contract} (from the store, not sent again)`), 'alreadyAccepted', { id: contract ?? '', when });
+    return withOutcome(partial, 'accepted', msg('run.alreadyAccepted', { id: contract ?? '', when }));
   }
-  const state = approved ? 'approved' : 'accepted and has no result yet';
-  return said(withOutcome(partial, 'skipped', `not sent: proposal ${id} already has contract ${contract} (${state}, sent ${when} with different data)`),
-  approved ? 'heldApproved' : 'heldAccepted', { id, contract: contract ?? '', when }, 'hintOneContract', { id });
+  return withOutcome(partial, 'skipped', msg(approved ? 'run.heldApproved' : 'run.heldAccepted', { id, contract: contract ?? '', when }), msg('run.hintOneContract', { id }));
 }
 
 type Prepared =
@@ -266,13 +249,15 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
 /** A claim whose POST never left: answered `skipped`, which frees its proposal for the next run. */
 function release(ready: Extract<Prepared, { kind: 'ready' }>, options: BatchOptions): Promise<void> {
   const at = options.now().toISOString();
-  return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: 'not sent: claimed, then the batch stopped' });
+  return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: say('en', 'run.claimReleased') });
 }
 
-const interrupted = (item: SubmitItem): SubmitResult =>
-  said(withOutcome(base(item), 'skipped', 'not sent: interrupted'), 'interruptedNotSent', undefined, 'hintInterrupted');
+const interrupted = (item: SubmitItem): SubmitResult => withOutcome(base(item), 'skipped', msg('run.interruptedNotSent'), msg('run.hintInterrupted'));
 
-/** Record the answer of a submission (or that it was never sent), without awaiting the disk. */
+/**
+ * Record the answer of a submission (or that it was never sent), without awaiting the disk.
+ * The record's message is English whatever the run's language (history --json's `message`).
+ */
 function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
   // The claim had to be durable before the POST; the answer need not hold up the next
   // send: if it were lost in a crash, the claim reads as unanswered, which the guard
@@ -284,7 +269,7 @@ function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: Su
       httpStatus: result.httpStatus,
       idContrato: result.idContrato,
       erros: result.erros,
-      message: result.message,
+      message: say('en', result.message),
     }),
   );
 }
@@ -292,8 +277,9 @@ function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: Su
 /** --force went past an earlier submission: say so in the result. */
 function forced(result: SubmitResult, overridden: SubmissionRecord | null): SubmitResult {
   if (!overridden) return result;
-  const earlier = overridden.answer?.idContrato ? `contract ${overridden.answer.idContrato}` : `the submission of ${overridden.sentAt}`;
-  return { ...result, message: `${result.message} (sent with --force despite ${earlier})` };
+  const id = overridden.answer?.idContrato;
+  const earlier = id ? msg('run.forcedContract', { id }) : msg('run.forcedSubmission', { when: overridden.sentAt });
+  return { ...result, message: msg('run.forced', { message: result.message, earlier }) };
 }
 
 /** POST one prepared submission and turn the answer into a result. */
@@ -307,7 +293,7 @@ async function send(item: SubmitItem, payload: string, options: BatchOptions): P
     partial.httpStatus = accepted.status;
     partial.idContrato = accepted.idContrato;
     partial.attempts = accepted.attempts;
-    return said(withOutcome(partial, 'accepted', `202 accepted: contract ${accepted.idContrato}`), 'accepted', { id: accepted.idContrato });
+    return withOutcome(partial, 'accepted', msg('run.accepted', { id: accepted.idContrato }));
   } catch (error) {
     return outcomeOfError(item, error, options.profile, options.unreachableHint, options.unauthorizedHint);
   }
@@ -321,59 +307,36 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   if (!found) {
     const seconds = Math.round(wait.timeoutMs / 1000);
     return options.signal.aborted
-      ? said(
-          {
-            ...result,
-            message: `${result.message}; stopped waiting for the result (interrupted)`,
-          },
-          'stoppedWaiting',
-          { id: result.idContrato },
-          'hintStoppedWaiting',
-        )
-      : said(
-          {
-            ...result,
-            outcome: 'timeout',
-            exitCode: exitCodeFor('timeout'),
-            message: `${result.message}; no result within ${seconds}s`,
-          },
-          'noResultWithin',
-          { id: result.idContrato, seconds },
-          'hintTimeout',
-          { id: result.idContrato },
-        );
+      ? { ...result, message: msg('run.stoppedWaiting', { message: result.message }), hint: msg('run.hintStoppedWaiting') }
+      : {
+          ...result,
+          outcome: 'timeout',
+          exitCode: exitCodeFor('timeout'),
+          message: msg('run.noResultWithin', { message: result.message, seconds }),
+          hint: msg('run.hintTimeout', { id: result.idContrato }),
+        };
   }
   const approval: ApprovalResult = { outcome: found.outcome, status: found.status, reason: found.reason, source: found.source };
   if (found.source === 'live') {
     await options.store.recordResult({ idContrato: found.idContrato, at: options.now().toISOString(), outcome: found.outcome, status: found.status, reason: found.reason });
   }
   const outcome: Outcome = found.outcome === 'approved' ? 'approved' : 'denied';
-  const what = found.outcome === 'cancelled' ? 'cancelled' : found.outcome;
-  const key = found.outcome === 'approved' ? 'resultApproved' : found.outcome === 'denied' ? 'resultDenied' : 'resultCancelled';
-  return said(
-    {
-      ...result,
-      outcome,
-      exitCode: exitCodeFor(outcome),
-      result: approval,
-      message: `contract ${result.idContrato} ${what}${found.reason ? `: ${found.reason}` : ''}`,
-    },
-    key,
-    { id: result.idContrato, reason: found.reason ? `: ${found.reason}` : '' },
-  );
+  const key = found.outcome === 'approved' ? 'run.resultApproved' : found.outcome === 'denied' ? 'run.resultDenied' : 'run.resultCancelled';
+  const message = msg(key, { id: result.idContrato, reason: found.reason ? `: ${found.reason}` : '' });
+  return { ...result, outcome, exitCode: exitCodeFor(outcome), result: approval, message };
 }
 
 /** A file, or a sheet's row. */
-const where = (item: { file: string; row?: number }): string => (item.row === undefined ? item.file : `${item.file} row ${item.row}`);
+const where = (item: { file: string; row?: number }): Value => (item.row === undefined ? item.file : msg('sheet.fileRow', { file: item.file, row: item.row }));
 
 /** The settlement of a later copy of a proposal already in this batch. */
 function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
   if (bodyHash(item.body) === bodyHash(first.body)) {
-    return said({ ...settled, file: item.file, row: item.row, warnings: item.warnings, message: `the same submission as ${where(first)}, sent once: ${settled.message}` }, 'sameAs', { file: where(first) });
+    return { ...settled, file: item.file, row: item.row, warnings: item.warnings, message: msg('run.sameAs', { file: where(first), message: settled.message }) };
   }
   const partial = base(item);
   partial.idContrato = settled.idContrato;
-  return said(withOutcome(partial, 'skipped', `not sent: proposal ${item.body.idProposta} is also in ${where(first)}, earlier in this batch, with different data`), 'alsoIn', { id: item.body.idProposta, file: where(first) }, 'hintAlsoIn');
+  return withOutcome(partial, 'skipped', msg('run.alsoIn', { id: item.body.idProposta, file: where(first) }), msg('run.hintAlsoIn'));
 }
 
 /**
@@ -446,7 +409,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
-        results[index] = said(withOutcome(base(item), 'skipped', 'not sent: the store could not record its claim', error.hint), 'claimNotRecorded', { cause: error.message });
+        results[index] = withOutcome(base(item), 'skipped', msg('run.claimNotRecorded', { cause: error.text ?? error.message }), error.hintText);
         continue;
       }
       let result: SubmitResult;
@@ -474,9 +437,9 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
     const index = queue[position] as number;
     const item = items[index] as SubmitItem;
     if (options.signal.aborted) results[index] = interrupted(item);
-    else if (refused) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service refused the token (401) for ${where(refused)}`), 'refusedEarlier', { file: where(refused) });
-    else if (unreachable) results[index] = said(withOutcome(base(item), 'skipped', `not sent: the service could not be reached for ${where(unreachable)}`), 'unreachableEarlier', { file: where(unreachable) });
-    else results[index] = said(withOutcome(base(item), 'skipped', 'not sent: the store failed earlier in this batch'), 'storeFailedEarlier');
+    else if (refused) results[index] = withOutcome(base(item), 'skipped', msg('run.refusedEarlier', { file: where(refused) }));
+    else if (unreachable) results[index] = withOutcome(base(item), 'skipped', msg('run.unreachableEarlier', { file: where(unreachable) }));
+    else results[index] = withOutcome(base(item), 'skipped', msg('run.storeFailedEarlier'));
     // Every file gets its line (issue 14), those never sent included.
     options.progress?.onAnswer?.(results[index] as SubmitResult);
   }
@@ -486,7 +449,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
   for (const [index] of copies) options.progress?.onAnswer?.(results[index] as SubmitResult);
   if (writeError !== undefined) {
-    const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, text('store.cannotWrite'), undefined, text('store.hintOther', { location: options.store.location }), writeError);
+    const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, msg('store.cannotWrite'), undefined, msg('store.hintOther', { location: options.store.location }), writeError);
     throw new StoreIncompleteError(results, failure);
   }
   return results;

@@ -6,11 +6,8 @@ import type { Issue } from '../domain/normalize.js';
 import type { Submission } from '../domain/submission.js';
 import { validateSubmission } from '../domain/validate.js';
 import { firstFailure } from '../domain/outcome.js';
-import type { Lang } from '../i18n/index.js';
 import { type StdinReader, expandInputs, loadSource } from './inputs.js';
-import type { Source } from '../domain/report.js';
-import type { FileReport } from '../domain/report.js';
-
+import type { FileReport, Source } from '../domain/report.js';
 
 export interface ValidateFilesOptions {
   cwd: string;
@@ -19,13 +16,11 @@ export interface ValidateFilesOptions {
   strict: boolean;
   /** Keep the normalised submission of valid files (submit needs it; validate does not). */
   keepValues?: boolean;
-  /** The language of the messages (English when absent). */
-  lang?: Lang;
 }
 
 /** The report of one parsed document. `strict`: warnings make the file fail. */
-export function reportOf(file: string, document: unknown, options: Pick<ValidateFilesOptions, 'now' | 'strict' | 'keepValues' | 'lang'>): FileReport {
-  const result = validateSubmission(document, { now: options.now, ...(options.lang ? { lang: options.lang } : {}) });
+export function reportOf(file: string, document: unknown, options: Pick<ValidateFilesOptions, 'now' | 'strict' | 'keepValues'>): FileReport {
+  const result = validateSubmission(document, { now: options.now });
   const ok = result.errors.length === 0 && !(options.strict && result.warnings.length > 0);
   const report: FileReport = {
     file,
@@ -40,7 +35,7 @@ export function reportOf(file: string, document: unknown, options: Pick<Validate
 
 /** Read, parse and check one source. */
 export function checkSource(source: Source, options: ValidateFilesOptions): FileReport {
-  const loaded = loadSource(source, options.stdin, options.lang);
+  const loaded = loadSource(source, options.stdin);
   if (!loaded.ok) {
     return { file: loaded.file, ok: false, errors: loaded.errors, warnings: [], exitCode: loaded.exitCode };
   }

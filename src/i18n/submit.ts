@@ -1,7 +1,7 @@
 /**
  * `submit`'s usage and setup errors outside the run's own lines (area run): the target,
  * the token, the JUnit report, --wait's listener, the wizard's command line, and the
- * OAuth2 settings a profile lacks (settings/auth-plan.ts). Also `template`'s few texts.
+ * OAuth2 settings a profile lacks (settings/auth-plan.ts).
  * Part of the one catalogue of i18n/index.ts.
  */
 export const en = {
@@ -32,13 +32,6 @@ export const en = {
   'submit.oauthIncompleteHint': 'Run `{login}`, or set ECONSIG_TOKEN_URL, ECONSIG_CLIENT_ID and ECONSIG_CLIENT_SECRET.',
   'submit.noClientSecret': 'No client secret for profile "{profile}".',
   'submit.noClientSecretHint': 'Run `{login}` (it asks for the secret), or set ECONSIG_CLIENT_SECRET.',
-  // template
-  'template.binaryOnTerminal': 'an xlsx file is binary and stdout is a terminal',
-  'template.binaryOnTerminalHint': 'Write it to a file: econsig template -o modelo.xlsx (or pipe it).',
-  'template.exists': '{path} already exists',
-  'template.existsHint': 'Choose another file with -o, or add --force to overwrite it.',
-  'template.cannotWrite': 'cannot write {path} ({code})',
-  'template.cannotWriteHint': 'Check the folder and its permissions, or choose another file with -o.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -69,10 +62,4 @@ export const ptBR: Record<keyof typeof en, string> = {
   'submit.oauthIncompleteHint': 'Rode `{login}`, ou defina ECONSIG_TOKEN_URL, ECONSIG_CLIENT_ID e ECONSIG_CLIENT_SECRET.',
   'submit.noClientSecret': 'Nenhum segredo de cliente no perfil "{profile}".',
   'submit.noClientSecretHint': 'Rode `{login}` (ele pede o segredo), ou defina ECONSIG_CLIENT_SECRET.',
-  'template.binaryOnTerminal': 'um arquivo xlsx é binário e a saída padrão é o terminal',
-  'template.binaryOnTerminalHint': 'Grave-o num arquivo: econsig template -o modelo.xlsx (ou redirecione a saída).',
-  'template.exists': '{path} já existe',
-  'template.existsHint': 'Escolha outro arquivo com -o, ou acrescente --force para sobrescrevê-lo.',
-  'template.cannotWrite': 'não foi possível gravar {path} ({code})',
-  'template.cannotWriteHint': 'Confira a pasta e as permissões dela, ou escolha outro arquivo com -o.',
 };

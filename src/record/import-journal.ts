@@ -5,7 +5,7 @@
  * skipped and counted, never fatal. Then the file is renamed `journal.jsonl.imported`.
  * The store's unique keys make it idempotent: an import cut short runs again next time.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { createReadStream, existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -132,7 +132,7 @@ export async function importJournal(home: string, store: Store): Promise<ImportR
   } catch (error) {
     if (error instanceof StorageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new StorageError(journal, text('store.journalUnreadable'), code, storageHint(code, journal), error);
+    throw new StorageError(journal, msg('store.journalUnreadable'), code, storageHint(code, journal), error);
   }
   const renamedTo = importedName(journal);
   try {
@@ -140,7 +140,7 @@ export async function importJournal(home: string, store: Store): Promise<ImportR
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Another process imported the same journal at the same moment and renamed it first.
-    if (code !== 'ENOENT') throw new StorageError(journal, text('store.journalNotRenamed'), code, storageHint(code, journal), error);
+    if (code !== 'ENOENT') throw new StorageError(journal, msg('store.journalNotRenamed'), code, storageHint(code, journal), error);
   }
   return { journal, renamedTo, lines, imported, skipped };
 }

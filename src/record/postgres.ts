@@ -19,8 +19,7 @@
  * proposals at once is that race); SQLite's whole-database lock would make every desk
  * wait for every other.
  */
-// `said`, not `text`: this file has a helper of that name (a column read as text).
-import { type Text, text as said } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Client, Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
@@ -128,7 +127,7 @@ type Row = Record<string, unknown>;
 
 
 /** What to do about a PostgreSQL failure, by SQLSTATE or system code. */
-function hint(code: string | undefined, location: string): Text {
+function hint(code: string | undefined, location: string): Message {
   switch (code) {
     case 'ECONNREFUSED':
     case 'ECONNRESET':
@@ -140,23 +139,23 @@ function hint(code: string | undefined, location: string): Text {
     case '57P03':
     case '08006':
     case '08001':
-      return said('store.hintDbDown', { location });
+      return msg('store.hintDbDown', { location });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return said('store.hintDbHost', { location });
+      return msg('store.hintDbHost', { location });
     case '28P01':
     case '28000':
-      return said('store.hintDbLogin');
+      return msg('store.hintDbLogin');
     case '3D000':
-      return said('store.hintDbMissing');
+      return msg('store.hintDbMissing');
     case '42501':
-      return said('store.hintDbPermission');
+      return msg('store.hintDbPermission');
     case '53300':
-      return said('store.hintDbFull');
+      return msg('store.hintDbFull');
     case 'NEWER':
-      return said('store.hintDbNewer');
+      return msg('store.hintDbNewer');
     default:
-      return said('store.hintDbOther', { location });
+      return msg('store.hintDbOther', { location });
   }
 }
 
@@ -220,16 +219,16 @@ export class PostgresStore implements Store {
       await store.migrate();
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw store.failure(said('store.teamCannotOpen'), error);
+      throw store.failure(msg('store.teamCannotOpen'), error);
     }
     return store;
   }
 
-  private failure(what: Text, error: unknown): StorageError {
+  private failure(what: Message, error: unknown): StorageError {
     if (error instanceof StorageError) return error;
     const code = codeOf(error);
     const detail = redactUrlsIn(error instanceof Error ? error.message : String(error), this.url);
-    return new StorageError(this.location, said('store.withDetail', { what, detail }), code, hint(code, this.location), safeCause(error, this.url));
+    return new StorageError(this.location, msg('store.withDetail', { what, detail }), code, hint(code, this.location), safeCause(error, this.url));
   }
 
   /** Runs `work` in a transaction on one connection; a broken connection is not returned to the pool. */
@@ -291,27 +290,27 @@ export class PostgresStore implements Store {
   private newer(version: number): StorageError {
     return new StorageError(
       this.location,
-      said('store.teamNewer', { version, known: MIGRATIONS.length }),
+      msg('store.teamNewer', { version, known: MIGRATIONS.length }),
       'NEWER',
       hint('NEWER', this.location),
     );
   }
 
   private async read<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint'));
+    if (this.closed) throw new StorageError(this.location, msg('store.closed'), undefined, msg('store.closedHint'));
     try {
       return await work();
     } catch (error) {
-      throw this.failure(said('store.teamCannotRead'), error);
+      throw this.failure(msg('store.teamCannotRead'), error);
     }
   }
 
   private async write<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint'));
+    if (this.closed) throw new StorageError(this.location, msg('store.closed'), undefined, msg('store.closedHint'));
     try {
       return await work();
     } catch (error) {
-      throw this.failure(said('store.teamCannotWrite'), error);
+      throw this.failure(msg('store.teamCannotWrite'), error);
     }
   }
 
@@ -388,7 +387,7 @@ export class PostgresStore implements Store {
    * that commit is durable. A failed commit fails every delivery of its batch (each gets 503).
    */
   recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'> {
-    if (this.closed) return Promise.reject(new StorageError(this.location, said('store.closed'), undefined, said('store.closedHint')));
+    if (this.closed) return Promise.reject(new StorageError(this.location, msg('store.closed'), undefined, msg('store.closedHint')));
     return new Promise((resolve, reject) => {
       this.deliveries.push({ delivery, resolve, reject });
       this.scheduleDeliveries();

@@ -15,7 +15,7 @@
  * pool, so the process keeps sending and answering while the disk works, where
  * synchronous=FULL would stop it for every commit (docs/store.md, "Durability").
  */
-import { type Text, text } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -160,12 +160,12 @@ function diskIsFull(location: string): boolean {
 }
 const LOW_SPACE_BYTES = 1024 * 1024;
 
-function storageError(location: string, what: Text, error: unknown): StorageError {
+function storageError(location: string, what: Message, error: unknown): StorageError {
   if (error instanceof StorageError) return error;
   let code = causeCode(error);
   if ((code === 'EIO' || code === 'CANTOPEN' || code === 'ENOSPC') && diskIsFull(location)) code = 'ENOSPC';
   const detail = (error as { errstr?: unknown })?.errstr;
-  const said = typeof detail === 'string' && code !== undefined && !code.startsWith('E') ? text('store.withDetail', { what, detail }) : what;
+  const said = typeof detail === 'string' && code !== undefined && !code.startsWith('E') ? msg('store.withDetail', { what, detail }) : what;
   return new StorageError(location, said, code, storageHint(code, location), error);
 }
 
@@ -213,7 +213,7 @@ export class SqliteStore implements Store {
     try {
       await ensureHome(home);
     } catch (error) {
-      throw storageError(home, text('store.cannotUseHome'), error);
+      throw storageError(home, msg('store.cannotUseHome'), error);
     }
     // Opened once by hand first: SQLite says only "unable to open", the system says why.
     try {
@@ -226,7 +226,7 @@ export class SqliteStore implements Store {
       // WAL needs to create its -wal and -shm files beside the database.
       fs.accessSync(home, fs.constants.W_OK);
     } catch (error) {
-      throw storageError(path, text('store.cannotOpen'), error);
+      throw storageError(path, msg('store.cannotOpen'), error);
     }
     const { DatabaseSync } = await loadSqlite();
     let db: DatabaseSync | undefined;
@@ -248,7 +248,7 @@ export class SqliteStore implements Store {
       walFd = fs.openSync(`${path}-wal`, fs.constants.O_RDONLY | fs.constants.O_CREAT, FILE_MODE);
     } catch (error) {
       db?.close();
-      throw storageError(path, text('store.cannotOpen'), error);
+      throw storageError(path, msg('store.cannotOpen'), error);
     }
     return new SqliteStore(db, path, walFd);
   }
@@ -269,7 +269,7 @@ export class SqliteStore implements Store {
    * urgent write flushes them at once.
    */
   private write<T>(run: () => T, urgent = true): Promise<T> {
-    if (this.closed) return Promise.reject(new StorageError(this.location, text('store.closed'), undefined, text('store.closedHint')));
+    if (this.closed) return Promise.reject(new StorageError(this.location, msg('store.closed'), undefined, msg('store.closedHint')));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       if (urgent && this.scheduled !== 'now') {
@@ -296,7 +296,7 @@ export class SqliteStore implements Store {
     this.queue = [];
     if (batch.length === 0) return;
     const fail = (error: unknown, ops: readonly Op[]): void => {
-      const mapped = storageError(this.location, text('store.cannotWrite'), error);
+      const mapped = storageError(this.location, msg('store.cannotWrite'), error);
       for (const op of ops) op.reject(mapped);
     };
     try {
@@ -349,7 +349,7 @@ export class SqliteStore implements Store {
     fs.fdatasync(this.walFd, (error) => {
       this.syncing--;
       if (error) {
-        const mapped = storageError(this.location, text('store.cannotWrite'), error);
+        const mapped = storageError(this.location, msg('store.cannotWrite'), error);
         for (const { op } of covered) op.reject(mapped);
       } else {
         for (const { op, value } of covered) op.resolve(value);
@@ -361,11 +361,11 @@ export class SqliteStore implements Store {
 
   /** Reads run outside any transaction, on WAL's latest committed snapshot. */
   private read<T>(run: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(new StorageError(this.location, text('store.closed'), undefined, text('store.closedHint')));
+    if (this.closed) return Promise.reject(new StorageError(this.location, msg('store.closed'), undefined, msg('store.closedHint')));
     try {
       return Promise.resolve(run());
     } catch (error) {
-      return Promise.reject(storageError(this.location, text('store.cannotRead'), error));
+      return Promise.reject(storageError(this.location, msg('store.cannotRead'), error));
     }
   }
 
@@ -560,7 +560,7 @@ function migrate(db: DatabaseSync, path: string): void {
     // Another process may have migrated while this one waited for the lock.
     const current = version();
     if (current > MIGRATIONS.length) {
-      throw new StorageError(path, text('store.newer'), 'NEWER', text('store.newerHint'));
+      throw new StorageError(path, msg('store.newer'), 'NEWER', msg('store.newerHint'));
     }
     for (const sql of MIGRATIONS.slice(current)) db.exec(sql);
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { validateSubmission } from '../domain/validate.js';
+import { say } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
 import { cannotBind, hostForUrl, readBody } from '../webhook/http.js';
 import { decodeSecret } from '../webhook/verify.js';
@@ -316,8 +317,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-// The sandbox plays the strict service: no normalisation, warnings ignored.
-const strictValidator: SubmissionValidator = (input, now) => validateSubmission(input, { now, normalize: false });
+// The sandbox plays the strict service: no normalisation, warnings ignored, its answers in
+// English whatever the language of the run that started it.
+const strictValidator: SubmissionValidator = (input, now) => {
+  const result = validateSubmission(input, { now, normalize: false });
+  return { ...result, errors: result.errors.map((e) => ({ path: e.path, message: say('en', e.message) })) };
+};
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -4,7 +4,7 @@
  * ECONSIG_CLIENT_SECRET is set; else the stored static token. Pure: callers pass env,
  * settings and the stored secret.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { ClientCredentials } from '../service/oauth.js';
 import type { Settings, SettingKey } from './keys.js';
@@ -53,12 +53,12 @@ export function resolveAuthPlan(input: AuthPlanInput): AuthPlan {
   if (missing.length > 0 || tokenUrl === undefined || clientId === undefined) {
     // "auth.token-url ... and no auth.client-id ...": the joiner is said in the reader's language.
     const [first = '', second] = missing;
-    const list = second === undefined ? first : text('submit.oauthMissingTwo', { first, second });
-    throw new UsageError(text('submit.oauthIncomplete', { profile, missing: list }), text('submit.oauthIncompleteHint', { login: loginCommand(profile) }));
+    const list = second === undefined ? first : msg('submit.oauthMissingTwo', { first, second });
+    throw new UsageError(msg('submit.oauthIncomplete', { profile, missing: list }), msg('submit.oauthIncompleteHint', { login: loginCommand(profile) }));
   }
   const secret = envSecret ?? input.storedSecret;
   if (secret === undefined) {
-    throw new AuthError(text('submit.noClientSecret', { profile }), text('submit.noClientSecretHint', { login: loginCommand(profile) }));
+    throw new AuthError(msg('submit.noClientSecret', { profile }), msg('submit.noClientSecretHint', { login: loginCommand(profile) }));
   }
   const settingsSource = input.sources['auth.token-url'] === 'env' || input.sources['auth.client-id'] === 'env' ? 'env' : 'config';
   return {

@@ -3,7 +3,7 @@
  * `{ currentProfile?, profiles: { <name>: { settings?: {<key>: value}, token?, clientSecret? } } }`.
  * conf is imported only here, and only when a command opens the file.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
 import { FILE_MODE, ensureHome, homePaths, tightenMode } from './home.js';
 import type { SettingKey } from './keys.js';
@@ -77,8 +77,8 @@ export async function openConfigFile(home: string): Promise<ConfigFile> {
   } catch (error) {
     // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
     const code = (error as NodeJS.ErrnoException).code;
-    const why = error instanceof SyntaxError ? text('config.notJson') : (code ?? (error as Error).name);
-    throw new UsageError(text('config.cannotRead', { path, why }), text('config.cannotReadHint'));
+    const why = error instanceof SyntaxError ? msg('config.notJson') : (code ?? (error as Error).name);
+    throw new UsageError(msg('config.cannotRead', { path, why }), msg('config.cannotReadHint'));
   }
   return wrapConf(conf);
 }

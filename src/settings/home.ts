@@ -2,7 +2,7 @@
  * ECONSIG_HOME: the one folder for settings, token and store (docs/cli-contract.md
  * "Environment"). It holds a bearer token, so it is kept 0700 (docs/peer-clis.md §2.4).
  */
-import { type Text, text } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -46,7 +46,7 @@ export async function ensureHome(home: string): Promise<void> {
   } catch (error) {
     // Exit 74 naming the folder (a file where the home should be, no permission), not a bug's 70.
     const code = (error as NodeJS.ErrnoException).code;
-    throw new StorageError(home, text('store.cannotUseHome'), code, storageHint(code, home), error);
+    throw new StorageError(home, msg('store.cannotUseHome'), code, storageHint(code, home), error);
   }
 }
 
@@ -76,8 +76,8 @@ export class StorageError extends EconsigError {
   readonly location: string;
   readonly code: string | undefined;
 
-  constructor(location: string, what: Text, code: string | undefined, hint: Text, cause?: unknown) {
-    super(text('store.failed', { what, location, code: code ? ` (${code})` : '' }), { exitCode: ExitCode.storage, hint, cause });
+  constructor(location: string, what: Message, code: string | undefined, hint: Message, cause?: unknown) {
+    super(msg('store.failed', { what, location, code: code ? ` (${code})` : '' }), { exitCode: ExitCode.storage, hint, cause });
     this.name = 'StorageError';
     this.location = location;
     this.code = code;
@@ -85,26 +85,26 @@ export class StorageError extends EconsigError {
 }
 
 /** What to do about a storage failure, by system cause. */
-export function storageHint(code: string | undefined, location: string): Text {
+export function storageHint(code: string | undefined, location: string): Message {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return text('store.hintAccess', { location });
+      return msg('store.hintAccess', { location });
     case 'EROFS':
-      return text('store.hintReadOnly');
+      return msg('store.hintReadOnly');
     case 'ENOSPC':
     case 'EDQUOT':
-      return text('store.hintFull');
+      return msg('store.hintFull');
     case 'EISDIR':
-      return text('store.hintIsDir', { location });
+      return msg('store.hintIsDir', { location });
     case 'EEXIST':
     case 'ENOTDIR':
-      return text('store.hintNotDir', { location });
+      return msg('store.hintNotDir', { location });
     case 'CORRUPT':
-      return text('store.hintCorrupt', { location });
+      return msg('store.hintCorrupt', { location });
     case 'BUSY':
-      return text('store.hintBusy');
+      return msg('store.hintBusy');
     default:
-      return text('store.hintOther', { location });
+      return msg('store.hintOther', { location });
   }
 }

@@ -5,8 +5,7 @@
 import { suggest } from '../suggest.js';
 import { maskSecret, redactUrl } from '../redact.js';
 import { UsageError } from '../errors.js';
-// `msg`, not `text`: the parsers below name their trimmed input `text`.
-import { type MessageKey, type Text, text as msg } from '../i18n/index.js';
+import { type MessageKey, type Message, msg } from '../i18n/index.js';
 import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
 
 /** The built-in sandbox, so a new user has a working setup (task: default profile). */
@@ -53,7 +52,7 @@ interface SettingSpec {
   /** How a secret value is shown (config get/list); default: masked to its last 4 characters. */
   display?: (value: string) => string;
   /** Parse and check a value; returns why it is refused (without the key) when bad. */
-  parse(raw: string): { value: string | number } | { error: Text };
+  parse(raw: string): { value: string | number } | { error: Message };
 }
 
 function parseNumber(raw: string, min: number, max: number, integer: boolean, what: MessageKey) {
@@ -296,11 +295,11 @@ export function assertSettingKey(key: string): SettingKey {
   const suggestion = suggestKey(key);
   const didYouMean = suggestion ? msg('config.didYouMean', { suggestion }) : '';
   const list = SETTING_KEYS.map((k) => msg('config.settingLine', { key: k.padEnd(20), about: aboutSetting(k) }));
-  throw new UsageError(msg('config.unknownSetting', { key, didYouMean }), msg('config.knownSettings', { list }));
+  throw new UsageError(msg('config.unknownSetting', { key, didYouMean }), msg('config.knownSettings', { list: { items: list, separator: '\n' } }));
 }
 
 /** What a setting is, for the list of known settings. */
-function aboutSetting(key: SettingKey): Text {
+function aboutSetting(key: SettingKey): Message {
   return msg(`config.about.${key}`, key === 'webhook.auth' ? { schemes: CALLBACK_AUTH_SCHEMES.join(', ') } : undefined);
 }
 
@@ -308,7 +307,7 @@ function aboutSetting(key: SettingKey): Text {
  * Parse a raw value for `key`. `origin` names where it came from (e.g. "ECONSIG_BASE_URL")
  * so the message points at the right place. Throws UsageError naming the key and an example.
  */
-export function parseSettingValue(key: SettingKey, raw: string, origin?: string | Text): string | number {
+export function parseSettingValue(key: SettingKey, raw: string, origin?: string | Message): string | number {
   const result = specs[key].parse(raw);
   if ('value' in result) return result.value;
   const where = origin ? msg('config.from', { origin }) : '';
@@ -333,7 +332,7 @@ export function displayValue(key: SettingKey, value: SettingValue): string | num
 }
 
 /** Profile names become object keys in the store, so keep them plain. */
-export function assertProfileName(name: string, origin: string | Text): string {
+export function assertProfileName(name: string, origin: string | Message): string {
   if (/^[A-Za-z0-9][\w.-]{0,63}$/.test(name)) return name;
   throw new UsageError(msg('config.badProfile', { name, origin }), msg('config.badProfileHint'));
 }

@@ -3,7 +3,7 @@
  * Precedence (docs/cli-contract.md "Environment"): flag, then environment, then profile
  * config, then default. `resolveSettings` is the one entry point for commands.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
 import { openConfigFile, type ConfigFile, type StoredSettings } from './config-file.js';
 import { homePaths, resolveHome, type HomePaths } from './home.js';
@@ -54,7 +54,7 @@ export function resolveProfile(options: {
     return { name: assertProfileName(fromEnv, 'ECONSIG_PROFILE'), source: 'env' };
   }
   if (options.current !== undefined) {
-    return { name: assertProfileName(options.current, text('config.storedCurrentProfile')), source: 'config' };
+    return { name: assertProfileName(options.current, msg('config.storedCurrentProfile')), source: 'config' };
   }
   return { name: DEFAULT_PROFILE, source: 'default' };
 }
@@ -92,7 +92,7 @@ export function computeSettings(options: {
     } else if (envName !== undefined && fromEnv !== undefined && fromEnv !== '') {
       assign(key, parseSettingValue(key, fromEnv, envName), 'env');
     } else if (stored !== undefined && stored !== null) {
-      const origin = text('config.fromProfile', { profile: options.profile, path: options.configPath });
+      const origin = msg('config.fromProfile', { profile: options.profile, path: options.configPath });
       assign(key, parseSettingValue(key, String(stored), origin), 'config');
     }
   }
@@ -166,7 +166,7 @@ export function requireBaseUrl(settings: Pick<ResolvedSettings, 'values' | 'prof
   const url = settings.values['base-url'];
   if (url !== undefined) return url;
   const name = settings.profile.name;
-  throw new UsageError(text('config.noBaseUrl', { profile: name }), text('config.noBaseUrlHint', { profile: name }));
+  throw new UsageError(msg('config.noBaseUrl', { profile: name }), msg('config.noBaseUrlHint', { profile: name }));
 }
 
 /** The listener's settings (watch, submit --wait) as the webhook server takes them. */

@@ -3,7 +3,7 @@
  * `tls.cert` + `tls.key` (PEM) or `tls.pfx` (PKCS#12, passphrase from ECONSIG_TLS_PASSPHRASE),
  * and `tls.ca`, read once per run and handed to undici's `connect` options.
  */
-import { type Text, text } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { TLSSocket, createSecureContext, rootCertificates } from 'node:tls';
@@ -36,7 +36,7 @@ export interface TlsMaterial {
   certificate: ClientCertificateInfo | undefined;
   caPath: string | undefined;
   /** Key or bundle files that group or others can read. */
-  warnings: Text[];
+  warnings: Message[];
 }
 
 type TlsSettings = Pick<Settings, 'tls.cert' | 'tls.key' | 'tls.pfx' | 'tls.ca'>;
@@ -51,15 +51,15 @@ function readSettingFile(path: string, what: string): Buffer {
     return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(text('tls.cannotRead', { what, path, code }), text('tls.cannotReadHint', { setting: what }));
+    throw new UsageError(msg('tls.cannotRead', { what, path, code }), msg('tls.cannotReadHint', { setting: what }));
   }
 }
 
-function warnIfShared(path: string, what: string, warnings: Text[]): void {
+function warnIfShared(path: string, what: string, warnings: Message[]): void {
   try {
     const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0) {
-      warnings.push(text('tls.shared', { what, path, mode: mode.toString(8).padStart(4, '0') }));
+      warnings.push(msg('tls.shared', { what, path, mode: mode.toString(8).padStart(4, '0') }));
     }
   } catch {
     // Unreadable files are reported when read.
@@ -101,13 +101,13 @@ export function loadTlsMaterial(
   const keyName = origin('tls.key', sources, 'ECONSIG_TLS_KEY');
   const pfxName = origin('tls.pfx', sources, 'ECONSIG_TLS_PFX');
   if (pfxPath && (certPath || keyPath)) {
-    throw new UsageError(text('tls.pfxAndPem', { pfx: pfxName, other: certPath ? certName : keyName }), text('tls.pfxAndPemHint'));
+    throw new UsageError(msg('tls.pfxAndPem', { pfx: pfxName, other: certPath ? certName : keyName }), msg('tls.pfxAndPemHint'));
   }
   if ((certPath === undefined) !== (keyPath === undefined)) {
     const [given, missing] = certPath ? [certName, 'tls.key (env ECONSIG_TLS_KEY)'] : [keyName, 'tls.cert (env ECONSIG_TLS_CERT)'];
-    throw new UsageError(text('tls.halfPair', { given, missing }), text('tls.halfPairHint'));
+    throw new UsageError(msg('tls.halfPair', { given, missing }), msg('tls.halfPairHint'));
   }
-  const warnings: Text[] = [];
+  const warnings: Message[] = [];
   const connect: TlsConnectOptions = {};
   let certificate: ClientCertificateInfo | undefined;
 
@@ -119,15 +119,15 @@ export function loadTlsMaterial(
     try {
       x509 = new X509Certificate(connect.cert);
     } catch {
-      throw new UsageError(text('tls.notPem', { setting: certName, path: certPath }), text('tls.notPemHint'));
+      throw new UsageError(msg('tls.notPem', { setting: certName, path: certPath }), msg('tls.notPemHint'));
     }
     certificate = describeCertificate(x509, certPath, certName);
     try {
       createSecureContext({ cert: connect.cert, key: connect.key });
     } catch (error) {
       throw new UsageError(
-        text('tls.pairMismatch', { certSetting: certName, certPath, keySetting: keyName, keyPath, reason: (error as Error).message }),
-        text('tls.pairMismatchHint'),
+        msg('tls.pairMismatch', { certSetting: certName, certPath, keySetting: keyName, keyPath, reason: (error as Error).message }),
+        msg('tls.pairMismatchHint'),
       );
     }
   }
@@ -145,8 +145,8 @@ export function loadTlsMaterial(
       socket.destroy();
     } catch (error) {
       throw new AuthError(
-        text('tls.pfxUnopened', { path: pfxPath, setting: pfxName, reason: (error as Error).message }),
-        text(passphrase === undefined ? 'tls.pfxNoPassphraseHint' : 'tls.pfxWrongPassphraseHint'),
+        msg('tls.pfxUnopened', { path: pfxPath, setting: pfxName, reason: (error as Error).message }),
+        msg(passphrase === undefined ? 'tls.pfxNoPassphraseHint' : 'tls.pfxWrongPassphraseHint'),
       );
     }
     if (raw) certificate = describeCertificate(new X509Certificate(raw), pfxPath, pfxName);
@@ -157,7 +157,7 @@ export function loadTlsMaterial(
     try {
       new X509Certificate(bundle);
     } catch {
-      throw new UsageError(text('tls.caNotPem', { setting: caName, path: caPath }), text('tls.caNotPemHint'));
+      throw new UsageError(msg('tls.caNotPem', { setting: caName, path: caPath }), msg('tls.caNotPemHint'));
     }
     // tls.ca adds to the system's trust; Node's `ca` alone would replace it.
     connect.ca = [...rootCertificates, bundle];
@@ -171,8 +171,8 @@ export function loadTlsMaterial(
  */
 export function checkCertificateDates(info: ClientCertificateInfo, now: Date): AuthError | undefined {
   const values = { path: info.path, setting: info.setting, subject: info.subject, from: info.validFrom.toISOString(), to: info.validTo.toISOString() };
-  if (now.getTime() > info.validTo.getTime()) return new AuthError(text('tls.expired', values), text('tls.expiredHint'));
-  if (now.getTime() < info.validFrom.getTime()) return new AuthError(text('tls.notYetValid', values), text('tls.notYetValidHint'));
+  if (now.getTime() > info.validTo.getTime()) return new AuthError(msg('tls.expired', values), msg('tls.expiredHint'));
+  if (now.getTime() < info.validFrom.getTime()) return new AuthError(msg('tls.notYetValid', values), msg('tls.notYetValidHint'));
   return undefined;
 }
 

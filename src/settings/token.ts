@@ -4,7 +4,7 @@
  * its expiry when it is a JWT. Pure: callers pass env, stored token and clock.
  */
 import { AuthError } from '../errors.js';
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { maskSecret } from '../redact.js';
 
 export type ResolvedToken =
@@ -30,7 +30,7 @@ export function resolveToken(options: {
 /** The error for "no token": exit 3, with the way out for this profile. */
 export function noTokenError(profile: string): AuthError {
   const flag = profile === 'default' ? '' : ` --profile ${profile}`;
-  return new AuthError(text('auth.noToken', { profile }), text('auth.noTokenHint', { flag }));
+  return new AuthError(msg('auth.noToken', { profile }), msg('auth.noTokenHint', { flag }));
 }
 
 /** The token in force, or AuthError (exit 3) naming the profile and how to log in. */

@@ -12,13 +12,12 @@ import type { Issue } from '../domain/issue.js';
 import { validateSubmission } from '../domain/validate.js';
 import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
-import { say } from '../i18n/index.js';
-import { type Lang, tr } from '../i18n/index.js';
+import { type Lang, type Message, msg } from '../i18n/index.js';
 import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
 import { CHOICE_FIELDS, allowedChoices, choiceOf } from './choices.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
 import type { SheetFormat } from './kind.js';
-import type { FileReport, Source } from '../domain/report.js';
+import { type FileReport, type Source, problemOfFile } from '../domain/report.js';
 
 /** A problem of a sheet: the dotted path of the field and the column header it came from. */
 export interface SheetIssue extends Issue {
@@ -33,7 +32,7 @@ export interface SheetReport extends FileReport {
   /** The header row's report: column problems and notes about skipped rows. */
   header?: boolean;
   /** What was skipped, for people (not problems: they do not fail a row, even with --strict). */
-  notes?: string[];
+  notes?: Message[];
   /** The row's cells as text, by column (kept for the results sheet). */
   cells?: string[];
   /** The document the row's cells make, before normalisation (the wizard starts from it). */
@@ -99,13 +98,13 @@ export function mapHeader(cells: readonly unknown[], lang: Lang): Mapping {
     const column = columnOfHeader(shown);
     if (column === undefined) {
       const near = suggest(shown, known);
-      const message = tr(lang, 'sheet.unknownColumn', { header: quote(shown) }) + (near ? tr(lang, 'sheet.didYouMean', { near: quote(near) }) : '');
+      const message = msg('sheet.unknownColumn', { header: quote(shown), didYouMean: near ? msg('sheet.didYouMean', { near: quote(near) }) : '' });
       mapping.warnings.push({ path: HEADER_PATH, column: shown, message });
       return;
     }
     const first = mapping.headerOf.get(column.path);
     if (first !== undefined) {
-      mapping.warnings.push({ path: column.path, column: shown, message: tr(lang, 'sheet.duplicateColumn', { header: quote(shown), first: quote(first) }) });
+      mapping.warnings.push({ path: column.path, column: shown, message: msg('sheet.duplicateColumn', { header: quote(shown), first: quote(first) }) });
       return;
     }
     mapping.columns[index] = column;
@@ -120,7 +119,7 @@ export function mapHeader(cells: readonly unknown[], lang: Lang): Mapping {
   // Not one known column: the wrong sheet (or no header), not seventeen missing columns.
   if (mapping.headerOf.size === 0) {
     mapping.warnings = [];
-    mapping.errors.push({ path: HEADER_PATH, column: null, message: tr(lang, 'sheet.noKnownColumn') });
+    mapping.errors.push({ path: HEADER_PATH, column: null, message: msg('sheet.noKnownColumn') });
     return mapping;
   }
   const has = (path: string): boolean => mapping.headerOf.has(path);
@@ -129,16 +128,16 @@ export function mapHeader(cells: readonly unknown[], lang: Lang): Mapping {
   for (const column of SHEET_COLUMNS) {
     if (column.required && !has(column.path)) {
       const label = columnLabel(column, labels);
-      mapping.errors.push({ path: column.path, column: label, message: tr(lang, 'sheet.missingColumn', { label: quote(label), path: column.path }) });
+      mapping.errors.push({ path: column.path, column: label, message: msg('sheet.missingColumn', { label: quote(label), path: column.path }) });
     }
   }
   if (!has('contaBancaria.chavePix')) {
     const missing = BANK_COLUMNS.filter((path) => !has(path));
     const label = (path: string): string => columnLabel(SHEET_COLUMNS.find((c) => c.path === path) as SheetColumn, labels);
     if (missing.length === BANK_COLUMNS.length) {
-      mapping.errors.push({ path: 'contaBancaria', column: null, message: tr(lang, 'sheet.missingPayout') });
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: msg('sheet.missingPayout') });
     } else if (missing.length > 0) {
-      mapping.errors.push({ path: 'contaBancaria', column: null, message: tr(lang, 'sheet.missingBankColumns', { labels: missing.map((p) => quote(label(p))).join(', ') }) });
+      mapping.errors.push({ path: 'contaBancaria', column: null, message: msg('sheet.missingBankColumns', { labels: missing.map((p) => quote(label(p))).join(', ') }) });
     }
   }
   return mapping;
@@ -181,25 +180,25 @@ function isoDate(date: Date): string {
 
 interface CellText {
   text: string;
-  warning?: string;
-  error?: string;
+  warning?: Message;
+  error?: Message;
   /** The cell held a number (a lost leading zero is possible). */
   wasNumber?: boolean;
 }
 
 /** A cell as the text the submission field takes; a number in a fixed-length field gets its zeros back. */
-export function cellText(value: unknown, column: SheetColumn, lang: Lang): CellText {
+export function cellText(value: unknown, column: SheetColumn): CellText {
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) {
       const digits = String(value);
       // A phone typed as +55... in a number cell lost its "+" (Excel keeps digits only).
       if (column.path === 'pessoa.telefone' && /^55\d{10,11}$/.test(digits)) {
-        return { text: `+${digits}`, warning: tr(lang, 'sheet.phoneNumberCell', { shown: digits, text: quote(`+${digits}`) }), wasNumber: true };
+        return { text: `+${digits}`, warning: msg('sheet.phoneNumberCell', { shown: digits, text: quote(`+${digits}`) }), wasNumber: true };
       }
       if (column.digits !== undefined && digits.length < column.digits) {
         const text = digits.padStart(column.digits, '0');
-        return { text, warning: tr(lang, 'sheet.numberAsText', { shown: digits, text: quote(text), digits: column.digits }), wasNumber: true };
+        return { text, warning: msg('sheet.numberAsText', { shown: digits, text: quote(text), digits: column.digits }), wasNumber: true };
       }
       return { text: digits, wasNumber: true };
     }
@@ -207,16 +206,16 @@ export function cellText(value: unknown, column: SheetColumn, lang: Lang): CellT
   }
   if (value instanceof Date) {
     const text = isoDate(value);
-    return column.path === 'pessoa.documento.dataDeEmissao' ? { text } : { text, warning: tr(lang, 'sheet.dateCell', { text: quote(text) }) };
+    return column.path === 'pessoa.documento.dataDeEmissao' ? { text } : { text, warning: msg('sheet.dateCell', { text: quote(text) }) };
   }
   if (value !== null && typeof value === 'object') {
     const v = value as { formula?: unknown; sharedFormula?: unknown; result?: unknown; error?: unknown };
     if ('formula' in v || 'sharedFormula' in v) {
-      if (v.result === undefined) return { text: '', error: tr(lang, 'sheet.formulaNoValue') };
-      if (typeof v.result === 'object' && v.result !== null && 'error' in v.result) return { text: '', error: tr(lang, 'sheet.cellError', { code: String((v.result as { error: unknown }).error) }) };
-      return cellText(v.result, column, lang);
+      if (v.result === undefined) return { text: '', error: msg('sheet.formulaNoValue') };
+      if (typeof v.result === 'object' && v.result !== null && 'error' in v.result) return { text: '', error: msg('sheet.cellError', { code: String((v.result as { error: unknown }).error) }) };
+      return cellText(v.result, column);
     }
-    if (typeof v.error === 'string') return { text: '', error: tr(lang, 'sheet.cellError', { code: v.error }) };
+    if (typeof v.error === 'string') return { text: '', error: msg('sheet.cellError', { code: v.error }) };
   }
   return { text: plainText(value) };
 }
@@ -253,7 +252,7 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
       if (options.keepCells) cells[index] = plainText(raw.cells[index]);
       return;
     }
-    const converted = cellText(raw.cells[index], column, options.lang);
+    const converted = cellText(raw.cells[index], column);
     if (options.keepCells) cells[index] = converted.text;
     texts.set(column.path, converted);
   });
@@ -263,14 +262,14 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
     if (converted === undefined || converted.error || !FILLED.test(converted.text)) continue;
     const code = choiceOf(path, converted.text);
     if (code !== undefined) converted.text = code;
-    else converted.error = tr(options.lang, 'sheet.unknownChoice', { value: quote(converted.text.trim()), allowed: allowedChoices(path, options.lang) });
+    else converted.error = msg('sheet.unknownChoice', { value: quote(converted.text.trim()), allowed: allowedChoices(path) });
   }
   // A CNH number is 11 digits too; only the row says whether the document is a CNH.
   const numero = texts.get('pessoa.documento.numero');
   const tipo = texts.get('pessoa.documento.tipoDocumento')?.text.trim().toUpperCase();
   if (numero?.wasNumber && tipo === 'CNH' && /^\d+$/.test(numero.text) && numero.text.length < CNH_DIGITS) {
     const text = numero.text.padStart(CNH_DIGITS, '0');
-    texts.set('pessoa.documento.numero', { text, warning: tr(options.lang, 'sheet.numberAsText', { shown: numero.text, text: quote(text), digits: CNH_DIGITS }) });
+    texts.set('pessoa.documento.numero', { text, warning: msg('sheet.numberAsText', { shown: numero.text, text: quote(text), digits: CNH_DIGITS }) });
   }
   for (const [path, converted] of texts) {
     const column = mapping.headerOf.get(path) ?? null;
@@ -280,13 +279,13 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
   }
 
   // validateSubmission does not change its input: the document can be kept as it is.
-  const result = validateSubmission(document, { now: options.now, lang: options.lang });
+  const result = validateSubmission(document, { now: options.now });
   const columnOf = (path: string): string | null => columnsOfPath(mapping, path);
   const errors: SheetIssue[] = [...cellErrors];
   for (const issue of result.errors) {
     // A cell error already explains its field; the "is required" that follows is noise.
     if (cellErrors.some((e) => e.path === issue.path)) continue;
-    errors.push({ path: issue.path, column: columnOf(issue.path), message: issue.message + lostZerosHint(issue.path, texts, options.lang) });
+    errors.push({ path: issue.path, column: columnOf(issue.path), message: withLostZeros(issue, texts) });
   }
   const warnings: SheetIssue[] = [...cellWarnings];
   for (const warning of result.warnings) {
@@ -315,12 +314,12 @@ function columnsOfPath(mapping: Mapping, path: string): string | null {
   return found;
 }
 
-/** A fixed-length field written as text that is short of digits: what it would be with its zeros. */
-function lostZerosHint(path: string, texts: Map<string, CellText>, lang: Lang): string {
-  const column = SHEET_COLUMNS.find((c) => c.path === path);
-  const text = texts.get(path)?.text.trim();
-  if (column?.digits === undefined || text === undefined || !/^\d+$/.test(text) || text.length >= column.digits) return '';
-  return ` (${tr(lang, 'sheet.lostZerosHint', { fixed: quote(text.padStart(column.digits, '0')) })})`;
+/** A fixed-length field written as text that is short of digits: its problem says what it would be with its zeros. */
+function withLostZeros(issue: Issue, texts: Map<string, CellText>): Message {
+  const column = SHEET_COLUMNS.find((c) => c.path === issue.path);
+  const text = texts.get(issue.path)?.text.trim();
+  if (column?.digits === undefined || text === undefined || !/^\d+$/.test(text) || text.length >= column.digits) return issue.message;
+  return msg('sheet.lostZerosHint', { message: issue.message, fixed: quote(text.padStart(column.digits, '0')) });
 }
 
 const FILLED = /\S/;
@@ -345,25 +344,23 @@ async function rowsOf(source: Source, format: SheetFormat, options: SheetOptions
   return readXlsxRows(input, options.sheet);
 }
 
-function describeReadError(error: unknown, source: Source, lang: Lang): { message: string; exitCode: ExitCode } {
+function describeReadError(error: unknown, source: Source): { message: Message; exitCode: ExitCode } {
   if (error instanceof SheetReadError) {
     const p = error.problem;
     switch (p.kind) {
       case 'not-utf8':
-        return { message: tr(lang, 'sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.invalid };
       case 'quote-not-closed':
-        return { message: tr(lang, 'sheet.badCsv', { line: p.line, reason: tr(lang, 'sheet.quoteNotClosed', { line: p.line }) }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.badCsv', { line: p.line, reason: msg('sheet.quoteNotClosed', { line: p.line }) }), exitCode: ExitCode.invalid };
       case 'bad-csv':
-        return { message: tr(lang, 'sheet.badCsv', { line: p.line, reason: p.reason }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.badCsv', { line: p.line, reason: p.reason }), exitCode: ExitCode.invalid };
       case 'bad-xlsx':
-        return { message: tr(lang, 'sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.invalid };
       case 'no-sheet':
-        return { message: tr(lang, 'sheet.noSheet', { name: quote(p.name), names: p.names.map(quote).join(', ') }), exitCode: ExitCode.usage };
+        return { message: msg('sheet.noSheet', { name: quote(p.name), names: p.names.map(quote).join(', ') }), exitCode: ExitCode.usage };
     }
   }
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${code ?? String(error)})`;
-  return { message: `${source.file} ${reason}`, exitCode: ExitCode.usage };
+  return { message: problemOfFile(error, source.file), exitCode: ExitCode.usage };
 }
 
 /**
@@ -373,20 +370,20 @@ function describeReadError(error: unknown, source: Source, lang: Lang): { messag
  */
 export async function* checkSheet(source: Source, format: SheetFormat, options: SheetOptions): AsyncGenerator<SheetReport | FileReport> {
   const lang = options.lang;
-  const fail = (exitCode: ExitCode, message: string): FileReport => ({ file: source.file, ok: false, errors: [{ path: FILE_PATH, message }], warnings: [], exitCode });
+  const fail = (exitCode: ExitCode, message: Message): FileReport => ({ file: source.file, ok: false, errors: [{ path: FILE_PATH, message }], warnings: [], exitCode });
   if (source.problem) {
-    yield fail(ExitCode.usage, say(options.lang, source.problem));
+    yield fail(ExitCode.usage, source.problem);
     return;
   }
   if (source.absolute === null && options.stdin.isTTY) {
-    yield fail(ExitCode.usage, tr(lang, 'sheet.stdinTty'));
+    yield fail(ExitCode.usage, msg('sheet.stdinTty'));
     return;
   }
   let rows: AsyncGenerator<RawRow>;
   try {
     rows = await rowsOf(source, format, options);
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source, lang);
+    const { message, exitCode } = describeReadError(error, source);
     yield fail(exitCode, message);
     return;
   }
@@ -404,9 +401,9 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     const filled = before.filter((r) => !isEmptyRow(r.cells));
     const chosen = filled.find(looksLikeHeader) ?? (filled[0] as RawRow);
     mapping = mapHeader(chosen.cells, lang);
-    const notes: string[] = [];
+    const notes: Message[] = [];
     const above = filled.filter((r) => r.row < chosen.row).map((r) => r.row);
-    if (above.length > 0) notes.push(tr(lang, 'sheet.titleRows', { rows: rowRanges(above), header: chosen.row }));
+    if (above.length > 0) notes.push(msg('sheet.titleRows', { rows: rowRanges(above), header: chosen.row }));
     const ok = mapping.errors.length === 0;
     const report: SheetReport = {
       file: source.file, row: chosen.row, header: true, ok, errors: mapping.errors, warnings: mapping.warnings,
@@ -434,10 +431,10 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     }
     dataRows += 1;
     const report: SheetReport = { file: source.file, ...checkRow(raw, mapping as Mapping, options) };
-    // Said on the next data row: the blank (or merged) rows at the end of a sheet are no news.
-    const notes: string[] = [];
-    if (emptyGaps.length > 0) notes.push(tr(lang, 'sheet.emptyRows', { rows: emptyGaps.join(', ') }));
-    if (mergedRows.length > 0) notes.push(tr(lang, 'sheet.mergedRows', { rows: rowRanges(mergedRows) }));
+    // Message on the next data row: the blank (or merged) rows at the end of a sheet are no news.
+    const notes: Message[] = [];
+    if (emptyGaps.length > 0) notes.push(msg('sheet.emptyRows', { rows: emptyGaps.join(', ') }));
+    if (mergedRows.length > 0) notes.push(msg('sheet.mergedRows', { rows: rowRanges(mergedRows) }));
     if (notes.length > 0) report.notes = notes;
     emptyGaps = [];
     mergedRows = [];
@@ -478,7 +475,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
       yield* reportsOf(taken.rest);
     }
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source, lang);
+    const { message, exitCode } = describeReadError(error, source);
     if (header === undefined) {
       yield fail(exitCode, message);
       return;
@@ -489,7 +486,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
     return;
   }
   if (header === undefined) {
-    yield { file: source.file, row: 1, header: true, ok: false, errors: [{ path: FILE_PATH, column: null, message: tr(lang, 'sheet.noHeader') }], warnings: [], exitCode: ExitCode.invalid };
+    yield { file: source.file, row: 1, header: true, ok: false, errors: [{ path: FILE_PATH, column: null, message: msg('sheet.noHeader') }], warnings: [], exitCode: ExitCode.invalid };
     return;
   }
   if (headerSent) return;
@@ -498,7 +495,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   if (final.ok && dataRows === 0) {
     final.ok = false;
     final.exitCode = ExitCode.invalid;
-    final.errors = [...final.errors, { path: FILE_PATH, column: null, message: tr(lang, 'sheet.noRows') }];
+    final.errors = [...final.errors, { path: FILE_PATH, column: null, message: msg('sheet.noRows') }];
   }
   yield final;
 }

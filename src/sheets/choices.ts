@@ -1,12 +1,12 @@
 /**
  * The coded fields of a sheet (estado civil, document type, account type): a cell may hold
  * the service's code or its label in Portuguese or English, as the template's drop-down
- * lists and the wizard show them (src/i18n/choices.ts, the one source of the labels).
+ * lists and the wizard show them (src/i18n/choice.ts, the one source of the labels).
  * Case, accents, spaces, punctuation and the "(a)" of "Casado(a)" are ignored, and the
  * feminine "Casada" is read as CASADO.
  */
 import { ESTADOS_CIVIS, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../domain/submission.js';
-import { type Lang, choiceLabel } from '../i18n/index.js';
+import { CATALOGUE, type Message, type MessageKey, msg } from '../i18n/index.js';
 import { foldHeader } from './columns.js';
 
 export const CHOICE_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -23,7 +23,7 @@ for (const [path, codes] of Object.entries(CHOICE_FIELDS)) {
   const forms = new Map<string, string>();
   for (const code of codes) {
     for (const lang of ['pt-BR', 'en'] as const) {
-      const label = choiceLabel(lang, code);
+      const label = CATALOGUE[lang][`choice.${code}` as MessageKey];
       forms.set(fold(label), code);
       // "Casado(a)" is also written "Casada"; "Separado(a) judicialmente", "Separada judicialmente".
       if (label.includes('o(a)')) forms.set(fold(label.replace(/o\(a\)/g, 'a')), code);
@@ -39,6 +39,7 @@ export function choiceOf(path: string, text: string): string | undefined {
 }
 
 /** The allowed values of a coded field as people read them: `Casado(a) (CASADO), ...`. */
-export function allowedChoices(path: string, lang: Lang): string {
-  return (CHOICE_FIELDS[path] ?? []).map((code) => `${choiceLabel(lang, code)} (${code})`).join(', ');
+export function allowedChoices(path: string): Message {
+  const items = (CHOICE_FIELDS[path] ?? []).map((code) => msg('choice.withCode', { label: msg(`choice.${code}` as MessageKey), code }));
+  return msg('choice.allowed', { choices: { items, separator: ', ' } });
 }

@@ -12,7 +12,7 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
-import { type Lang, say, text, tr } from '../i18n/index.js';
+import { type Lang, msg, say } from '../i18n/index.js';
 import type { SheetFormat } from './kind.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -33,13 +33,13 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
   return join(dirname(sheet.absolute), `${basename(sheet.absolute, ext)}.resultados${ext.toLowerCase()}`);
 }
 
-/** The five result cells of a row; what happened in `lang` (the local errors already are). */
+/** The five result cells of a row, people's text in `lang` (the results sheet is a document for people). */
 function resultCells(result: SubmitResult, lang: Lang): string[] {
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
-    erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${e.message}`).join('; ');
+    erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${say(lang, e.message)}`).join('; ');
   }
-  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = result.said ? say(lang, result.said) : result.message;
+  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = say(lang, result.message);
   const approval = result.result ? [result.result.status ?? result.result.outcome, result.result.reason].filter(Boolean).join(': ') : '';
   return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
 }
@@ -55,7 +55,7 @@ function csvLine(cells: readonly string[]): string {
 
 function cannotWrite(path: string, error: unknown): EconsigError {
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new EconsigError(text('sheet.cannotWriteResults', { path, code }), { exitCode: ExitCode.storage, hint: text('sheet.cannotWriteResultsHint'), cause: error });
+  return new EconsigError(msg('sheet.cannotWriteResults', { path, code }), { exitCode: ExitCode.storage, hint: msg('sheet.cannotWriteResultsHint'), cause: error });
 }
 
 export interface ResultsWriter {
@@ -151,8 +151,7 @@ function notRun(report: FileReport): SubmitResult {
     idContrato: null,
     erros: [],
     result: null,
-    message: tr('en', 'sheet.notRun'),
-    said: { key: 'sheet.notRun' },
+    message: msg('sheet.notRun'),
     exitCode: ExitCode.ok,
     warnings: [],
     errors: [],

@@ -3,7 +3,7 @@
  * Loaded only when one is written.
  */
 import { UFS } from '../domain/brazil.js';
-import { type Lang, type MessageKey, choiceLabel, tr } from '../i18n/index.js';
+import { type Lang, type MessageKey, say } from '../i18n/index.js';
 import { CHOICE_FIELDS, allowedChoices } from './choices.js';
 import { SHEET_COLUMNS, type SheetColumn, columnLabel } from './columns.js';
 import { loadExcelJs } from './xlsx-reader.js';
@@ -75,7 +75,7 @@ async function writeRows(ExcelJS: typeof import('exceljs'), path: string, header
  */
 export function dropDownValues(column: SheetColumn, lang: Lang): string[] {
   const codes = CHOICE_FIELDS[column.path];
-  return codes ? codes.map((code) => choiceLabel(lang, code)) : [...(column.allowed ?? [])];
+  return codes ? codes.map((code) => say(lang, `choice.${code}` as MessageKey)) : [...(column.allowed ?? [])];
 }
 
 /** Rows of the template that carry the validation lists. */
@@ -86,7 +86,7 @@ export async function templateXlsx(lang: Lang): Promise<Buffer> {
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'econsig';
-  const sheet = workbook.addWorksheet(tr(lang, 'sheet.templateSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet(say(lang, 'sheet.templateSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
   const labels = SHEET_COLUMNS.map((c) => columnLabel(c, lang));
   sheet.columns = SHEET_COLUMNS.map((c, i) => ({ width: Math.max(12, (labels[i] as string).length + 4, ...[c.example, ...dropDownValues(c, lang)].map((v) => v.length + 2)), style: { numFmt: '@' } }));
   const top = sheet.addRow(labels);
@@ -102,18 +102,18 @@ export async function templateXlsx(lang: Lang): Promise<Buffer> {
     }
   });
 
-  const help = workbook.addWorksheet(tr(lang, 'sheet.templateHelpSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
+  const help = workbook.addWorksheet(say(lang, 'sheet.templateHelpSheet'), { views: [{ state: 'frozen', ySplit: 1 }] });
   help.columns = [{ width: 24 }, { width: 34 }, { width: 12 }, { width: 60 }, { width: 22 }, { width: 60 }];
   const helpHeader = ['sheet.templateColumn', 'sheet.templatePath', 'sheet.templateRequired', 'sheet.templateWhat', 'sheet.templateExample', 'sheet.templateAllowed'] as const;
-  help.addRow(helpHeader.map((key) => tr(lang, key))).font = { bold: true };
+  help.addRow(helpHeader.map((key) => say(lang, key))).font = { bold: true };
   for (const column of SHEET_COLUMNS) {
-    const required = tr(lang, column.required ? 'sheet.templateYes' : column.path.startsWith('contaBancaria.') ? 'sheet.templatePayout' : 'sheet.templateNo');
+    const required = say(lang, column.required ? 'sheet.templateYes' : column.path.startsWith('contaBancaria.') ? 'sheet.templatePayout' : 'sheet.templateNo');
     const coded = column.path in CHOICE_FIELDS;
-    const allowed = coded ? allowedChoices(column.path, lang) : column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
-    const example = coded ? choiceLabel(lang, column.example) : column.example;
-    help.addRow([columnLabel(column, lang), column.path, required, tr(lang, `sheet.help.${column.path}` as MessageKey), example, allowed]);
+    const allowed = coded ? say(lang, allowedChoices(column.path)) : column.allowed === UFS ? UFS.join(' ') : (column.allowed ?? []).join(', ');
+    const example = coded ? say(lang, `choice.${column.example}` as MessageKey) : column.example;
+    help.addRow([columnLabel(column, lang), column.path, required, say(lang, `sheet.help.${column.path}` as MessageKey), example, allowed]);
   }
   help.addRow([]);
-  help.addRow([tr(lang, 'sheet.templateNote')]);
+  help.addRow([say(lang, 'sheet.templateNote')]);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

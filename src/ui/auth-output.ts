@@ -5,7 +5,7 @@
 import type { ResolvedProfile } from '../settings/settings.js';
 import type { ResolvedToken, TokenReport } from '../settings/token.js';
 import type { AuthStatusReport } from '../flows/auth-status.js';
-import { type Lang, say, tr } from '../i18n/index.js';
+import { type Lang, type Message, type MessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { sourceName } from './config-output.js';
 import { createTheme } from './theme.js';
@@ -27,11 +27,11 @@ function relative(lang: Lang, ms: number): string {
   const abs = Math.abs(ms);
   const time =
     abs >= 86_400_000
-      ? tr(lang, 'auth.days', { n: Math.round(abs / 86_400_000) })
+      ? say(lang, 'auth.days', { n: Math.round(abs / 86_400_000) })
       : abs >= 3_600_000
-        ? tr(lang, 'auth.hours', { n: Math.round(abs / 3_600_000) })
-        : tr(lang, 'auth.minutes', { n: Math.max(1, Math.round(abs / 60_000)) });
-  return tr(lang, ms >= 0 ? 'auth.in' : 'auth.ago', { time });
+        ? say(lang, 'auth.hours', { n: Math.round(abs / 3_600_000) })
+        : say(lang, 'auth.minutes', { n: Math.max(1, Math.round(abs / 60_000)) });
+  return say(lang, ms >= 0 ? 'auth.in' : 'auth.ago', { time });
 }
 
 /** An error's message and hint in `lang` (a catalogue text, or its own words). */
@@ -44,7 +44,7 @@ function problemText(lang: Lang, problem: NonNullable<AuthStatusReport['problem'
 
 export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
   const a = view.auth;
-  const lang: Lang = io.lang ?? 'en';
+  const lang: Lang = io.lang;
   if (io.json) {
     const { warn: _warn, ...token } = view.token;
     writeJson(io, {
@@ -63,63 +63,62 @@ export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
     return;
   }
   const t = createTheme(io);
-  const say_ = (key: Parameters<typeof tr>[1], values?: Parameters<typeof tr>[2]): string => tr(lang, key, values);
-  const notSet = t.warning(say_('auth.notSet'));
-  const none = t.warning(say_('auth.none'));
-  const warning = (key: Parameters<typeof tr>[1]): string => `${t.warning(tr(lang, 'warningLabel'))} ${say_(key)}`;
+  const notSet = t.warning(say(lang, 'auth.notSet'));
+  const none = t.warning(say(lang, 'auth.none'));
+  const warning = (key: MessageKey): string => `${t.warning(say(lang, 'run.warningLabel'))} ${say(lang, key)}`;
   const lines = [
-    say_('auth.profile', { profile: t.strong(view.profile.name), source: t.muted(`(${sourceName(lang, view.profile.source)})`) }),
-    say_('auth.baseUrl', { url: view.baseUrl ?? notSet }),
-    say_('auth.method', { method: say_(a.method === 'client-credentials' ? 'auth.methodClientCredentials' : 'auth.methodToken') }),
+    say(lang, 'auth.profile', { profile: t.strong(view.profile.name), source: t.muted(`(${sourceName(lang, view.profile.source)})`) }),
+    say(lang, 'auth.baseUrl', { url: view.baseUrl ?? notSet }),
+    say(lang, 'auth.method', { method: say(lang, a.method === 'client-credentials' ? 'auth.methodClientCredentials' : 'auth.methodToken') }),
   ];
   const token = view.token;
   const cc = a.clientCredentials;
   if (cc) {
-    lines.push(say_('auth.tokenUrl', { url: cc.tokenUrl ?? notSet }));
-    lines.push(say_('auth.client', { client: cc.clientId ?? notSet, scope: cc.scope ? say_('auth.scope', { scope: cc.scope }) : '', clientAuth: t.muted(say_('auth.clientAuth', { how: cc.clientAuth })) }));
-    lines.push(say_('auth.secret', { secret: cc.secretSource === null ? none : cc.secretSource === 'env' ? say_('auth.secretFromEnv') : say_('auth.secretStored') }));
+    lines.push(say(lang, 'auth.tokenUrl', { url: cc.tokenUrl ?? notSet }));
+    lines.push(say(lang, 'auth.client', { client: cc.clientId ?? notSet, scope: cc.scope ? say(lang, 'auth.scope', { scope: cc.scope }) : '', clientAuth: t.muted(say(lang, 'auth.clientAuth', { how: cc.clientAuth })) }));
+    lines.push(say(lang, 'auth.secret', { secret: cc.secretSource === null ? none : cc.secretSource === 'env' ? say(lang, 'auth.secretFromEnv') : say(lang, 'auth.secretStored') }));
     const c = cc.cachedToken;
     if (c) {
       const left = c.expiresAt === null ? undefined : new Date(c.expiresAt).getTime() - now.getTime();
-      lines.push(say_('auth.token', { token: c.masked, where: t.muted(say_('auth.cachedIn', { path: c.path })) }));
-      const next = c.usable ? say_('auth.expiresRenewed', { when: c.refreshAt }) : say_('auth.expiresRefetch');
-      lines.push(say_('auth.expires', { when: c.expiresAt ?? say_('auth.unknown'), left: `${left === undefined ? '' : ` (${relative(lang, left)})`}${next}` }));
+      lines.push(say(lang, 'auth.token', { token: c.masked, where: t.muted(say(lang, 'auth.cachedIn', { path: c.path })) }));
+      const next = c.usable ? say(lang, 'auth.expiresRenewed', { when: c.refreshAt }) : say(lang, 'auth.expiresRefetch');
+      lines.push(say(lang, 'auth.expires', { when: c.expiresAt ?? say(lang, 'auth.unknown'), left: `${left === undefined ? '' : ` (${relative(lang, left)})`}${next}` }));
     } else {
-      lines.push(say_('auth.tokenNone', { none: t.muted(say_('auth.noneCached')) }));
+      lines.push(say(lang, 'auth.tokenNone', { none: t.muted(say(lang, 'auth.noneCached')) }));
     }
   } else if (token.present) {
-    const from = token.source === 'env' ? 'ECONSIG_TOKEN' : (token.path ?? say_('auth.configFile'));
-    lines.push(say_('auth.token', { token: token.masked ?? '', where: t.muted(say_('auth.from', { source: from })) }));
-    if (token.source === 'file') lines.push(t.muted(say_('auth.plainText')));
-    if (view.shadowedFile) lines.push(t.muted(say_('auth.overrides', { path: view.shadowedFile })));
+    const from = token.source === 'env' ? 'ECONSIG_TOKEN' : (token.path ?? say(lang, 'auth.configFile'));
+    lines.push(say(lang, 'auth.token', { token: token.masked ?? '', where: t.muted(say(lang, 'auth.from', { source: from })) }));
+    if (token.source === 'file') lines.push(t.muted(say(lang, 'auth.plainText')));
+    if (view.shadowedFile) lines.push(t.muted(say(lang, 'auth.overrides', { path: view.shadowedFile })));
     if (token.expiresAt !== undefined) {
       const left = new Date(token.expiresAt).getTime() - now.getTime();
-      lines.push(say_('auth.expires', { when: token.expiresAt, left: ` (${relative(lang, left)})` }));
+      lines.push(say(lang, 'auth.expires', { when: token.expiresAt, left: ` (${relative(lang, left)})` }));
       if (token.expired) lines.push(warning('auth.expired'));
       else if (token.warn) lines.push(warning('auth.expiresSoon'));
     }
   } else {
-    lines.push(say_('auth.tokenNone', { none }));
+    lines.push(say(lang, 'auth.tokenNone', { none }));
   }
   const cert = a.certificate;
   if (cert) {
-    lines.push(say_('auth.certificate', { path: cert.path, setting: t.muted(`(${cert.setting})`) }));
+    lines.push(say(lang, 'auth.certificate', { path: cert.path, setting: t.muted(`(${cert.setting})`) }));
     lines.push(
-      say_('auth.subject', { subject: cert.subject }),
-      say_('auth.issuer', { issuer: cert.issuer }),
-      say_('auth.valid', { from: cert.validFrom, to: cert.validTo, left: relative(lang, new Date(cert.validTo).getTime() - now.getTime()) }),
+      say(lang, 'auth.subject', { subject: cert.subject }),
+      say(lang, 'auth.issuer', { issuer: cert.issuer }),
+      say(lang, 'auth.valid', { from: cert.validFrom, to: cert.validTo, left: relative(lang, new Date(cert.validTo).getTime() - now.getTime()) }),
     );
     if (cert.expired) lines.push(warning('auth.certExpired'));
     else if (cert.notYetValid) lines.push(warning('auth.certNotYetValid'));
     else if (cert.expiresSoon) lines.push(warning('auth.certExpiresSoon'));
   } else {
-    lines.push(say_('auth.certificateNone', { none: t.muted(say_('auth.none')) }));
+    lines.push(say(lang, 'auth.certificateNone', { none: t.muted(say(lang, 'auth.none')) }));
   }
-  if (a.caPath) lines.push(say_('auth.extraCa', { path: a.caPath }));
-  for (const w of a.warnings) lines.push(`${t.warning(tr(lang, 'warningLabel'))} ${say(lang, w)}`);
+  if (a.caPath) lines.push(say(lang, 'auth.extraCa', { path: a.caPath }));
+  for (const w of a.warnings) lines.push(`${t.warning(say(lang, 'run.warningLabel'))} ${say(lang, w)}`);
   if (a.problem) {
     const { message, hint } = problemText(lang, a.problem);
-    lines.push(`${t.warning(say_('auth.problemLabel'))} ${message}${hint ? `\n  ${hint}` : ''}`);
+    lines.push(`${t.warning(say(lang, 'auth.problemLabel'))} ${message}${hint ? `\n  ${hint}` : ''}`);
   }
   io.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -130,11 +129,11 @@ export function writeLoginResult(io: Io, result: { profile: string; path: string
     return;
   }
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
-  const stored = tr(lang, result.what === 'clientCredentials' ? 'auth.storedClient' : 'auth.stored', { profile: t.strong(result.profile), path: t.path(result.path) });
+  const lang: Lang = io.lang;
+  const stored = say(lang, result.what === 'clientCredentials' ? 'auth.storedClient' : 'auth.stored', { profile: t.strong(result.profile), path: t.path(result.path) });
   io.stderr.write(
     `${t.success('✓')} ${stored}\n` +
-      `  ${t.muted(tr(lang, 'auth.storedNote'))}\n`,
+      `  ${t.muted(say(lang, 'auth.storedNote'))}\n`,
   );
 }
 
@@ -144,16 +143,16 @@ export function writeLogoutResult(io: Io, result: { profile: string; removed: bo
     return;
   }
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
-  const what = tr(lang, result.what === 'oauth' ? 'auth.thing_oauth' : result.what === 'tokenAndOauth' ? 'auth.thing_tokenAndOauth' : 'auth.thing_token');
+  const lang: Lang = io.lang;
+  const what = say(lang, result.what === 'oauth' ? 'auth.thing_oauth' : result.what === 'tokenAndOauth' ? 'auth.thing_tokenAndOauth' : 'auth.thing_token');
   const values = { what, profile: t.strong(result.profile) };
-  io.stderr.write(result.removed ? `${t.success('✓')} ${tr(lang, 'auth.removed', values)}\n` : `${tr(lang, 'auth.nothingToRemove', values)}\n`);
+  io.stderr.write(result.removed ? `${t.success('✓')} ${say(lang, 'auth.removed', values)}\n` : `${say(lang, 'auth.nothingToRemove', values)}\n`);
 }
 
-/** A warning for people on stderr, already in the reader's language. */
-export function writeWarning(io: Io, text: string): void {
+/** A warning for people on stderr. */
+export function writeWarning(io: Io, warning: Message): void {
   const t = createTheme(io);
-  io.stderr.write(`${t.warning(tr(io.lang ?? 'en', 'warningLabel'))} ${text}\n`);
+  io.stderr.write(`${t.warning(say(io.lang, 'run.warningLabel'))} ${say(io.lang, warning)}\n`);
 }
 
 /** `auth token`: the one place the raw token is printed, to stdout, for scripts. */

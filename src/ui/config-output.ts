@@ -5,7 +5,7 @@
 import type { HomePaths } from '../settings/home.js';
 import type { SettingKey } from '../settings/keys.js';
 import type { ResolvedProfile, SettingSource } from '../settings/settings.js';
-import { type Lang, isMessageKey, tr } from '../i18n/index.js';
+import { type Lang, isMessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { createTheme } from './theme.js';
 
@@ -27,7 +27,7 @@ export function writeSetting(io: Io, profile: ResolvedProfile, view: SettingView
     return;
   }
   if (view.value === undefined) {
-    io.stderr.write(`${tr(io.lang ?? 'en', 'config.notSet', { key: view.key, profile: profile.name })}\n`);
+    io.stderr.write(`${say(io.lang, 'config.notSet', { key: view.key, profile: profile.name })}\n`);
     return;
   }
   io.stdout.write(`${view.value}\n`);
@@ -40,12 +40,12 @@ export function writeSettingList(io: Io, profile: ResolvedProfile, views: Settin
     return;
   }
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
+  const lang: Lang = io.lang;
   const data = createTheme({ color: io.colorStdout });
-  io.stderr.write(`${tr(lang, 'config.profileLine', { profile: t.strong(profile.name), source: t.muted(`(${sourceName(lang, profile.source)})`) })}\n`);
+  io.stderr.write(`${say(lang, 'config.profileLine', { profile: t.strong(profile.name), source: t.muted(`(${sourceName(lang, profile.source)})`) })}\n`);
   const width = Math.max(...views.map((v) => v.key.length));
   for (const v of views) {
-    const value = v.value === undefined ? tr(lang, 'config.unsetValue') : String(v.value);
+    const value = v.value === undefined ? say(lang, 'config.unsetValue') : String(v.value);
     io.stdout.write(`${v.key.padEnd(width)}  ${value}  ${data.muted(`[${sourceName(lang, v.source)}]`)}\n`);
   }
 }
@@ -53,7 +53,7 @@ export function writeSettingList(io: Io, profile: ResolvedProfile, views: Settin
 /** Where a value comes from (flag, env, config, default), in the reader's words. */
 export function sourceName(lang: Lang, source: string): string {
   const key = `config.source_${source}`;
-  return isMessageKey(key) ? tr(lang, key) : source;
+  return isMessageKey(key) ? say(lang, key) : source;
 }
 
 export function writeSettingChanged(
@@ -69,14 +69,14 @@ export function writeSettingChanged(
     return;
   }
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
+  const lang: Lang = io.lang;
   const values = { key: change.key, value: String(change.value), profile: t.strong(change.profile) };
   const text =
     change.action === 'set'
-      ? `${t.success('✓')} ${tr(lang, 'config.changed', values)}`
+      ? `${t.success('✓')} ${say(lang, 'config.changed', values)}`
       : change.changed
-        ? `${t.success('✓')} ${tr(lang, 'config.removed', values)}`
-        : tr(lang, 'config.notRemoved', values);
+        ? `${t.success('✓')} ${say(lang, 'config.removed', values)}`
+        : say(lang, 'config.notRemoved', values);
   io.stderr.write(`${text}\n`);
 }
 
@@ -85,6 +85,6 @@ export function writePaths(io: Io, paths: HomePaths): void {
     writeJson(io, { home: paths.home, config: paths.config, store: paths.store });
     return;
   }
-  const lang: Lang = io.lang ?? 'en';
-  io.stdout.write(`${tr(lang, 'config.pathHome')}   ${paths.home}\n${tr(lang, 'config.pathConfig')}   ${paths.config}\n${tr(lang, 'config.pathStore')}   ${paths.store}\n`);
+  const lang: Lang = io.lang;
+  io.stdout.write(`${say(lang, 'config.pathHome')}   ${paths.home}\n${say(lang, 'config.pathConfig')}   ${paths.config}\n${say(lang, 'config.pathStore')}   ${paths.store}\n`);
 }

@@ -1,5 +1,5 @@
 import { EconsigError, ExitCode } from '../errors.js';
-import { type Lang, keyOfEnglish, say, tr } from '../i18n/index.js';
+import { type Lang, type MessageKey, isMessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { writeWrapped } from './wrap.js';
 import { createTheme } from './theme.js';
@@ -22,9 +22,9 @@ function describeCause(cause: unknown, lang: Lang): string | undefined {
 function describeFailure(error: unknown, lang: Lang): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
   if (!(error instanceof EconsigError)) {
     return {
-      message: tr(lang, 'cli.internalError', { message: error instanceof Error ? error.message : String(error) }),
+      message: say(lang, 'cli.internalError', { message: error instanceof Error ? error.message : String(error) }),
       cause: undefined,
-      hint: tr(lang, 'cli.bugHint'),
+      hint: say(lang, 'cli.bugHint'),
       code: 'cli.internalError',
       exitCode: ExitCode.bug,
     };
@@ -45,13 +45,13 @@ function describeFailure(error: unknown, lang: Lang): { message: string; cause: 
  */
 export function renderError(error: unknown, io: Io): number {
   const theme = createTheme(io);
-  const lang = io.lang ?? 'en';
+  const lang = io.lang;
   const { message, cause, hint, code, exitCode } = describeFailure(error, lang);
 
   // Ctrl-C is what the person asked for: said plainly, not as an error.
-  const lines = [exitCode === ExitCode.interrupted ? theme.warning(message) : `${theme.error(tr(lang, 'errorLabel'))} ${message}`];
-  if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(tr(lang, 'causeLabel'))} ${cause}`);
-  if (hint) lines.push(`  ${theme.info(tr(lang, 'hintLabel'))} ${hint}`);
+  const lines = [exitCode === ExitCode.interrupted ? theme.warning(message) : `${theme.error(say(lang, 'run.errorLabel'))} ${message}`];
+  if (cause && !message.includes(cause)) lines.push(`  ${theme.muted(say(lang, 'run.causeLabel'))} ${cause}`);
+  if (hint) lines.push(`  ${theme.info(say(lang, 'run.hintLabel'))} ${hint}`);
   if (io.verbose && error instanceof Error && error.stack) lines.push(theme.muted(error.stack));
   writeWrapped(io.stderr, `${lines.join('\n')}\n`);
 
@@ -69,11 +69,11 @@ export function renderError(error: unknown, io: Io): number {
  */
 export function renderUsageError(io: Io, error: { code: string; message: string }): number {
   const theme = createTheme(io);
-  const lang = io.lang ?? 'en';
+  const lang = io.lang;
   const { message, hint } = usageMessage(lang, error);
-  io.stderr.write(`${theme.error(tr(lang, 'errorLabel'))} ${message}\n${hint ? `  ${theme.info(tr(lang, 'hintLabel'))} ${hint}\n` : ''}`);
+  io.stderr.write(`${theme.error(say(lang, 'run.errorLabel'))} ${message}\n${hint ? `  ${theme.info(say(lang, 'run.hintLabel'))} ${hint}\n` : ''}`);
   if (io.json) {
-    const doc = { ok: false, error: { message, cause: null, hint: hint ?? tr(lang, 'cli.seeHelp'), exitCode: ExitCode.usage, code: error.code } };
+    const doc = { ok: false, error: { message, cause: null, hint: hint ?? say(lang, 'cli.seeHelp'), exitCode: ExitCode.usage, code: error.code } };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
   }
   return ExitCode.usage;
@@ -85,10 +85,10 @@ export function usageMessage(lang: Lang, error: { code: string; message: string 
   const [first = '', ...rest] = english.split('\n');
   // commander's "(Did you mean --force?)" / "(Did you mean one of a, b?)".
   const suggestion = /^\(Did you mean (?:one of )?(.+)\?\)$/.exec(rest.join(' ').trim())?.[1];
-  const hint = suggestion ? tr(lang, 'cli.didYouMean', { suggestion }) : undefined;
+  const hint = suggestion ? say(lang, 'cli.didYouMean', { suggestion }) : undefined;
   const quoted = [...first.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? '');
-  const said = (key: Parameters<typeof tr>[1], values: Record<string, string> = {}): { message: string; hint?: string } => ({
-    message: tr(lang, key, values),
+  const said = (key: MessageKey, values: Record<string, string> = {}): { message: string; hint?: string } => ({
+    message: say(lang, key, values),
     ...(hint ? { hint } : {}),
   });
   switch (error.code) {
@@ -105,11 +105,10 @@ export function usageMessage(lang: Lang, error: { code: string; message: string 
       return said('cli.excessArguments', { arguments: got });
     }
     case 'commander.invalidArgument': {
-      // "option '--port <n>' argument 'x' is invalid. <our parser's text>"; the parser's text is a catalogue key.
+      // "option '--port <n>' argument 'x' is invalid. <our parser's catalogue key, or commander's choices>".
       const detail = /is invalid(?: for argument '[^']*')?\. (.*)$/.exec(first)?.[1] ?? '';
       const choices = /^Allowed choices are (.*)\.$/.exec(detail)?.[1];
-      const known = keyOfEnglish(detail);
-      const reason = choices ? tr(lang, 'cli.allowedChoices', { choices }) : known ? tr(lang, known) : detail;
+      const reason = choices ? say(lang, 'cli.allowedChoices', { choices }) : isMessageKey(detail) ? say(lang, detail) : detail;
       return first.startsWith('option ')
         ? said('cli.invalidOptionValue', { option: quoted[0] ?? '', value: quoted[1] ?? '', reason })
         : said('cli.invalidArgumentValue', { value: quoted[0] ?? '', reason });

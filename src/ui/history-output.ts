@@ -1,6 +1,7 @@
 import type { ImportReport } from '../record/import-journal.js';
 import type { HistoryPage } from '../record/record.js';
-import { type Lang, isMessageKey, outcomeName, tr } from '../i18n/index.js';
+import { type Lang, isMessageKey, say } from '../i18n/index.js';
+import { outcomeName } from './submit-output.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
 import { createTheme } from './theme.js';
@@ -8,9 +9,9 @@ import { createTheme } from './theme.js';
 /** Newest first; --json as the contract's `{"entries": [...]}`, plus `more` and `unreadable`. */
 export function renderHistory(io: Io, page: HistoryPage): void {
   const t = createTheme({ color: io.colorStdout });
-  const lang: Lang = io.lang ?? 'en';
-  const more = page.more >= page.moreCap ? tr(lang, 'history.orMore', { n: page.moreCap.toLocaleString(lang) }) : String(page.more);
-  for (const problem of page.unreadable) io.stderr.write(`${t.warning(tr(lang, 'warningLabel'))} ${tr(lang, 'history.unreadableRow', { problem: printable(problem) })}\n`);
+  const lang: Lang = io.lang;
+  const more = page.more >= page.moreCap ? say(lang, 'history.orMore', { n: page.moreCap.toLocaleString(lang) }) : String(page.more);
+  for (const problem of page.unreadable) io.stderr.write(`${t.warning(say(lang, 'run.warningLabel'))} ${say(lang, 'history.unreadableRow', { problem: printable(problem) })}\n`);
   if (io.json) {
     const entries = page.entries.map((r) => ({
       idProposta: r.idProposta,
@@ -30,11 +31,11 @@ export function renderHistory(io: Io, page: HistoryPage): void {
     return;
   }
   if (page.entries.length === 0) {
-    io.stderr.write(`${t.muted(tr(lang, 'history.noMatch'))}\n`);
+    io.stderr.write(`${t.muted(say(lang, 'history.noMatch'))}\n`);
     return;
   }
   const lines = page.entries.map((r) => {
-    const outcome = r.answer ? nameOf(lang, r.answer.outcome) : tr(lang, 'history.noAnswer');
+    const outcome = r.answer ? nameOf(lang, r.answer.outcome) : say(lang, 'history.noAnswer');
     const result = r.result ? ` → ${nameOf(lang, r.result.outcome)}${r.result.reason ? ` (${r.result.reason})` : ''}` : '';
     const contract = r.answer?.idContrato ? `  ${r.answer.idContrato}` : '';
     // The rejected reason: the service's codes, else our message (the store's English
@@ -43,29 +44,29 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       r.answer && r.answer.outcome !== 'accepted' && r.answer.outcome !== 'approved'
         ? `  ${r.answer.erros.length > 0 ? r.answer.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ') : whyOf(lang, r.answer.outcome, r.answer.message)}`
         : '';
-    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? tr(lang, 'wizardEntry') : (r.file ?? '')))}${printable(why)}`;
+    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? say(lang, 'run.wizardEntry') : (r.file ?? '')))}${printable(why)}`;
   });
   io.stdout.write(`${lines.join('\n')}\n`);
-  if (page.more > 0) io.stderr.write(`${t.muted(tr(lang, 'history.more', { more }))}\n`);
+  if (page.more > 0) io.stderr.write(`${t.muted(say(lang, 'history.more', { more }))}\n`);
 }
 
 /** An outcome of an answer or a result, as people read it in `lang`. */
 function nameOf(lang: Lang, outcome: string): string {
-  if (outcome === 'cancelled') return tr(lang, 'history.cancelled');
-  return isMessageKey(`outcome_${outcome}`) ? outcomeName(lang, outcome) : outcome;
+  if (outcome === 'cancelled') return say(lang, 'history.cancelled');
+  return isMessageKey(`run.outcome_${outcome}`) ? outcomeName(lang, outcome) : outcome;
 }
 
 function whyOf(lang: Lang, outcome: string, message: string | null | undefined): string {
   if (lang === 'en') return message ?? '';
   const key = `history.why_${outcome}`;
-  return isMessageKey(key) ? tr(lang, key) : (message ?? '');
+  return isMessageKey(key) ? say(lang, key) : (message ?? '');
 }
 
 /** The one-time import of an old journal.jsonl, on stderr. */
 export function renderImport(io: Io, report: ImportReport): void {
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
-  const skipped = report.skipped > 0 ? tr(lang, report.skipped === 1 ? 'history.importSkippedOne' : 'history.importSkipped', { n: report.skipped }) : '';
-  const said = tr(lang, report.imported === 1 ? 'history.importedOne' : 'history.imported', { n: report.imported, journal: printable(report.journal), skipped, renamed: printable(report.renamedTo) });
-  io.stderr.write(`${t.info(tr(lang, 'history.noteLabel'))} ${said}\n`);
+  const lang: Lang = io.lang;
+  const skipped = report.skipped > 0 ? say(lang, report.skipped === 1 ? 'history.importSkippedOne' : 'history.importSkipped', { n: report.skipped }) : '';
+  const said = say(lang, report.imported === 1 ? 'history.importedOne' : 'history.imported', { n: report.imported, journal: printable(report.journal), skipped, renamed: printable(report.renamedTo) });
+  io.stderr.write(`${t.info(say(lang, 'history.noteLabel'))} ${said}\n`);
 }

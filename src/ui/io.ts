@@ -3,7 +3,7 @@
  * animate or colour. Built once at start-up from the environment, the streams and the
  * global flags (docs/design.md habit 7). Import-light: no chalk, no ora here.
  */
-import { type Lang, langOf } from '../i18n/index.js';
+import type { Lang } from '../i18n/index.js';
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
 }
@@ -28,8 +28,8 @@ export interface Io {
   /** stdout carries one JSON document; people's text goes to stderr. */
   readonly json: boolean;
   readonly verbose: boolean;
-  /** People's language (i18n/): the global --lang, else the locale. English when absent. */
-  readonly lang?: Lang;
+  /** People's language (i18n/), decided once by main.ts: the global --lang, else the locale. */
+  readonly lang: Lang;
 }
 
 export interface IoOptions {
@@ -41,7 +41,7 @@ export interface IoOptions {
   /** false when --no-color was given. */
   color?: boolean;
   verbose?: boolean;
-  lang?: Lang;
+  lang: Lang;
 }
 
 /** True when the variable is set to something other than empty, "0" or "false". */
@@ -73,6 +73,6 @@ export function createIo(options: IoOptions): Io {
     colorStdout: decideColor(options, options.stdout),
     json,
     verbose: options.verbose === true,
-    lang: options.lang ?? langOf(undefined, options.env),
+    lang: options.lang,
   };
 }

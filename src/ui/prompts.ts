@@ -6,7 +6,7 @@
  */
 import { widthOf, wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { type Lang, tr } from '../i18n/index.js';
+import { type Message, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -100,22 +100,20 @@ export interface PromptsOptions {
   signal?: AbortSignal;
   /** What Ctrl-C at a prompt does besides cancelling it; a real SIGINT by default. */
   raise?: () => void;
-  /** The prompts' own words (yes/no, "no results"): English when absent. */
-  lang?: Lang;
 }
 
-/** The real prompts on the terminal of `io`; each package is imported on first use. */
-export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: PromptsOptions = {}): WizardPrompts {
+/** The real prompts on the terminal of `io`, their own words (yes/no, "no results") in its language; each package is imported on first use. */
+export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options: PromptsOptions = {}): WizardPrompts {
   const dim = options.dim ?? ((text: string) => text);
   const raise = options.raise ?? raiseSigint;
   const context = { input: io.stdin, output: io.stderr, ...(options.signal ? { signal: options.signal } : {}) };
-  const lang = options.lang ?? 'en';
+  const lang = io.lang;
   // pt-BR: "Sim"/"Não" (s/n; y/n still work), and the search's empty list in Portuguese.
-  const yes = tr(lang, 'yes');
-  const no = tr(lang, 'no');
-  const confirmTheme = lang === 'en' ? {} : { theme: { keywords: { yes, no, error: () => tr(lang, 'yesOrNo', { yes, no }) } } };
-  const noResults = tr('en', 'noResults');
-  const errorStyle = lang === 'en' ? {} : { error: (text: string) => (text === noResults ? tr(lang, 'noResults') : text) };
+  const yes = say(lang, 'run.yes');
+  const no = say(lang, 'run.no');
+  const confirmTheme = lang === 'en' ? {} : { theme: { keywords: { yes, no, error: () => say(lang, 'run.yesOrNo', { yes, no }) } } };
+  const noResults = say('en', 'run.noResults');
+  const errorStyle = lang === 'en' ? {} : { error: (text: string) => (text === noResults ? say(lang, 'run.noResults') : text) };
   // A field's message under the prompt, broken between words at the terminal's width
   // (inquirer puts "> " before it; the terminal alone would break words in two).
   const columns = widthOf(io.stderr);
@@ -182,13 +180,13 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr'>, options: Prompts
 }
 
 /** One yes/no before sending to a real service; no sends nothing (exit 2), Ctrl-C exits 130. */
-export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, message: string, signal?: AbortSignal): Promise<void> {
+export async function confirmTarget(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, question: Message, signal?: AbortSignal): Promise<void> {
   let yes: boolean;
   try {
-    yes = await createPrompts(io, { ...(signal ? { signal } : {}), ...(io.lang ? { lang: io.lang } : {}) }).confirm({ message, default: false });
+    yes = await createPrompts(io, signal ? { signal } : {}).confirm({ message: say(io.lang, question), default: false });
   } catch (error) {
-    if (error instanceof PromptCancelledError) throw new InterruptedError(tr(io.lang ?? 'en', 'interruptedNothingSent'));
+    if (error instanceof PromptCancelledError) throw new InterruptedError(msg('run.interruptedNothingSent'));
     throw error;
   }
-  if (!yes) throw new UsageError(tr(io.lang ?? 'en', 'nothingSent'));
+  if (!yes) throw new UsageError(msg('run.nothingSent'));
 }

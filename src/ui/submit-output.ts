@@ -1,11 +1,11 @@
 import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { BatchProgress } from '../flows/submit-batch.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
-import { type Lang, outcomeName, say as sayIn, submissions, tr } from '../i18n/index.js';
+import { type Lang, type Message, type MessageKey, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { watchInterruptKey } from './interrupt-key.js';
 import { printable } from './printable.js';
-import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
+import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
 import { writeWrapped } from './wrap.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
@@ -18,31 +18,33 @@ function icon(t: Theme, result: SubmitResult): string {
 }
 
 /** People's text on stderr, wrapped between words to the terminal's width (ui/wrap.ts). */
-function say(io: Pick<Io, 'stderr'>, text: string): void {
+function write(io: Pick<Io, 'stderr'>, text: string): void {
   writeWrapped(io.stderr, text);
 }
 
 /** Service errors listed under a result; --json has them all. */
 const SHOWN_ERROS = 10;
 
-const langOfIo = (io: Pick<Io, 'lang'>): Lang => io.lang ?? 'en';
+/** "submission" or "submissions" in `lang`, for `n`. */
+const submissions = (lang: Lang, n: number): string => say(lang, n === 1 ? 'run.submissionOne' : 'run.submissionMany');
 
-/**
- * One result for people. In English the flow's own message (it carries every detail); in
- * another language the catalogue's text for what happened, where the flow said it by key.
- */
+/** An outcome of the --json contract as people read it (for `n` of them): in English, the code itself. */
+export function outcomeName(lang: Lang, outcome: string, n = 1): string {
+  return say(lang, `run.${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
+}
+
+/** One result for people. */
 function resultLines(t: Theme, result: SubmitResult, lang: Lang, hintsShown?: Set<string>): string[] {
-  const local = lang !== 'en';
-  const message = local && result.said ? sayIn(lang, result.said) : result.message;
-  const hint = local && result.hintSaid ? sayIn(lang, result.hintSaid) : result.hint;
+  const message = say(lang, result.message);
+  const hint = result.hint && say(lang, result.hint);
   const label = entryLabel(result, lang);
-  const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(local ? outcomeName(lang, result.outcome) : result.outcome)}  ${printable(message)}`];
-  for (const e of result.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e, lang))}: ${e.message}`);
+  const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(outcomeName(lang, result.outcome))}  ${printable(message)}`];
+  for (const e of result.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
   // erros come from the service: escaped before they reach the terminal.
   for (const e of result.erros.slice(0, SHOWN_ERROS)) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg.length > 300 ? `${e.msg.slice(0, 300)}…` : e.msg)}`);
-  if (result.erros.length > SHOWN_ERROS) lines.push(`    ${t.muted(tr(lang, 'moreErros', { n: result.erros.length - SHOWN_ERROS }))}`);
+  if (result.erros.length > SHOWN_ERROS) lines.push(`    ${t.muted(say(lang, 'run.moreErros', { n: result.erros.length - SHOWN_ERROS }))}`);
   // A hint is said once in a run: 192 files not sent after a Ctrl-C share one (issue 14's trial).
-  if (hint && !hintsShown?.has(hint)) lines.push(`    ${t.info(tr(lang, 'hintLabel'))} ${hint}`);
+  if (hint && !hintsShown?.has(hint)) lines.push(`    ${t.info(say(lang, 'run.hintLabel'))} ${hint}`);
   hintsShown?.add(hint ?? '');
   return lines;
 }
@@ -50,66 +52,58 @@ function resultLines(t: Theme, result: SubmitResult, lang: Lang, hintsShown?: Se
 /** Announce profile and base URL on stderr before anything is sent (docs/cli-contract.md). */
 export function renderTarget(io: Io, target: { profile: string; baseUrl: string; count: number; invalid?: number; duplicates?: number; wait?: { kind: 'listening' | 'following' | 'store'; url: string } }): void {
   const t = createTheme(io);
-  const lang = langOfIo(io);
+  const lang = io.lang;
   const notSent = [
-    target.invalid ? tr(lang, target.invalid === 1 ? 'invalidOne' : 'invalidMany', { n: target.invalid }) : '',
-    target.duplicates ? tr(lang, target.duplicates === 1 ? 'duplicateOne' : 'duplicateMany', { n: target.duplicates }) : '',
+    target.invalid ? say(lang, target.invalid === 1 ? 'run.invalidOne' : 'run.invalidMany', { n: target.invalid }) : '',
+    target.duplicates ? say(lang, target.duplicates === 1 ? 'run.duplicateOne' : 'run.duplicateMany', { n: target.duplicates }) : '',
   ].filter(Boolean);
-  const rest = notSent.length ? tr(lang, 'notSent', { list: notSent.join(', ') }) : '';
-  const line = tr(lang, 'target', { n: target.count, submissions: submissions(lang, target.count), url: t.strong(target.baseUrl), profile: t.strong(target.profile) });
-  say(io, `${t.muted('→')} ${line}${rest}\n`);
+  const rest = notSent.length ? say(lang, 'run.notSent', { list: notSent.join(', ') }) : '';
+  const line = say(lang, 'run.target', { n: target.count, submissions: submissions(lang, target.count), url: t.strong(target.baseUrl), profile: t.strong(target.profile) });
+  write(io, `${t.muted('→')} ${line}${rest}\n`);
   if (target.wait) {
-    const how = tr(lang, target.wait.kind === 'listening' ? 'waitListening' : target.wait.kind === 'following' ? 'waitFollowing' : 'waitStore', { url: target.wait.url });
-    say(io, `${t.muted('→')} ${tr(lang, 'resultsVia', { how })}\n`);
+    const how = say(lang, target.wait.kind === 'listening' ? 'run.waitListening' : target.wait.kind === 'following' ? 'run.waitFollowing' : 'run.waitStore', { url: target.wait.url });
+    write(io, `${t.muted('→')} ${say(lang, 'run.resultsVia', { how })}\n`);
   }
 }
 
 export function renderSaved(io: Io, path: string): void {
-  say(io, `${createTheme(io).muted(tr(langOfIo(io), 'submit.saved'))} ${path}\n`);
+  write(io, `${createTheme(io).muted(say(io.lang, 'submit.saved'))} ${path}\n`);
 }
 
 /** One line per retry the client makes (429, or a connection that never opened). */
 export function renderRetry(io: Io, info: RetryInfo): void {
   const wait = info.delayMs < 1000 ? `${Math.round(info.delayMs)} ms` : `${(info.delayMs / 1000).toFixed(1)} s`;
-  const lang = langOfIo(io);
-  // In English the client's own words (they name the target); otherwise the catalogue's.
   const code = (info.error as { code?: unknown }).code;
-  const what =
-    lang === 'en'
-      ? info.error.message.replace(/\.$/, '')
-      : info.reason === 'rate_limited'
-        ? tr(lang, 'service.retryRateLimited')
-        : tr(lang, 'service.retryNotSent', { code: typeof code === 'string' ? code : info.error.name });
-  renderNotice(io, tr(lang, 'service.retryIn', { what, wait, next: info.attempt + 1, max: info.maxAttempts }));
+  const what = info.reason === 'rate_limited' ? msg('service.retryRateLimited') : msg('service.retryNotSent', { code: typeof code === 'string' ? code : info.error.name });
+  renderNotice(io, msg('service.retryIn', { what, wait, next: info.attempt + 1, max: info.maxAttempts }));
 }
 
 /** Where the results sheets were written (src/sheets/results.ts). */
 export function renderResultsWritten(io: Io, paths: readonly string[]): void {
   const t = createTheme(io);
-  const written = langOfIo(io) === 'pt-BR' ? 'resultados escritos em' : 'results written to';
-  for (const path of paths) say(io, `${t.muted('→')} ${written} ${t.strong(path)}\n`);
+  for (const path of paths) write(io, `${t.muted('→')} ${say(io.lang, 'sheet.resultsWritten', { path: t.strong(path) })}\n`);
 }
 
-export function renderNotice(io: Io, text: string): void {
-  say(io, `${createTheme(io).warning(tr(langOfIo(io), 'warningLabel'))} ${text}\n`);
+export function renderNotice(io: Io, notice: Message): void {
+  write(io, `${createTheme(io).warning(say(io.lang, 'run.warningLabel'))} ${say(io.lang, notice)}\n`);
 }
 
 /** Validation problems of files that will not be sent. */
 export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
   if (io.json) return;
   const t = createTheme(io);
-  const lang = langOfIo(io);
+  const lang = io.lang;
   const lines: string[] = [];
   for (const report of reports) {
     if (report.ok && report.warnings.length === 0 && !report.notes?.length) continue;
     const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
-    const notSent = `  ${t.info(tr(lang, 'outcome_invalid'))}  ${tr(lang, 'invalidNotSent')}`;
+    const notSent = `  ${t.info(say(lang, 'run.outcome_invalid'))}  ${say(lang, 'run.invalidNotSent')}`;
     lines.push(`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`);
-    for (const e of report.errors) lines.push(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(issueWhere(e, lang))}: ${e.message}`);
-    for (const w of report.warnings) lines.push(`    ${t.warning(tr(lang, 'warningLine'))} ${t.path(issueWhere(w, lang))}: ${w.message}`);
-    for (const note of report.notes ?? []) lines.push(`    ${t.muted(tr(lang, 'validate.noteLabel'))} ${note}`);
+    for (const e of report.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
+    for (const w of report.warnings) lines.push(`    ${t.warning(say(lang, 'run.warningLine'))} ${t.path(issueWhere(w, lang))}: ${say(lang, w.message)}`);
+    for (const note of report.notes ?? []) lines.push(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
   }
-  if (lines.length) say(io, `${lines.join('\n')}\n`);
+  if (lines.length) write(io, `${lines.join('\n')}\n`);
 }
 
 /**
@@ -119,14 +113,14 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
  */
 export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
-  const lang = langOfIo(io);
+  const lang = io.lang;
   let answered = 0;
   let waiting = 0;
   const hintsShown = new Set<string>();
   const print = (lines: string[]): void => {
-    say(io, `${lines.join('\n')}\n`);
+    write(io, `${lines.join('\n')}\n`);
   };
-  const interruptedLine = (): string => t.warning(tr(lang, 'interrupted'));
+  const interruptedLine = (): string => t.warning(say(lang, 'run.interrupted'));
   // A CI log (--json, no terminal) still says why the run stopped; the lines are the document's.
   if (io.json && !io.canAnimate) {
     const onAbort = (): void => print([interruptedLine()]);
@@ -138,7 +132,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     signal?.addEventListener('abort', onAbort, { once: true });
     return {
       onAnswer: (r) => print(resultLines(t, r, lang, hintsShown)),
-      onWaiting: (r) => print([`${t.muted('…')} ${tr(lang, 'waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
+      onWaiting: (r) => print([`${t.muted('…')} ${say(lang, 'run.waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
       onResult: (r) => print(resultLines(t, r, lang, hintsShown)),
       stop: () => signal?.removeEventListener('abort', onAbort),
     };
@@ -147,10 +141,10 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   // discardStdin off: ora's helper never sees Ctrl-C on a fresh stdin (ui/interrupt-key.ts).
   const spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean }, isEnabled: true, color: 'cyan', discardStdin: false });
   const status = (): string => {
-    if (signal?.aborted) return tr(lang, waiting ? 'stopping' : 'finishing');
-    if (total <= 1) return tr(lang, waiting ? 'waitingOne' : 'sending');
-    const more = waiting ? tr(lang, waiting === 1 ? 'waitingResultOne' : 'waitingResultMany', { n: waiting }) : '';
-    return `${tr(lang, 'answered', { done: answered, total })}${more}`;
+    if (signal?.aborted) return say(lang, waiting ? 'run.stopping' : 'run.finishing');
+    if (total <= 1) return say(lang, waiting ? 'run.waitingOne' : 'run.sending');
+    const more = waiting ? say(lang, waiting === 1 ? 'run.waitingResultOne' : 'run.waitingResultMany', { n: waiting }) : '';
+    return `${say(lang, 'run.answered', { done: answered, total })}${more}`;
   };
   spinner.start(status());
   const stopKeys = watchInterruptKey(io.stdin);
@@ -159,7 +153,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   const above = (lines: string[]): void => {
     if (!io.json) {
       spinner.clear();
-      say(io, `${lines.join('\n')}\n`);
+      write(io, `${lines.join('\n')}\n`);
     }
     spinner.text = status();
     spinner.render();
@@ -186,16 +180,20 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
 }
 
 /** --json document, or the summary for people. */
-export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean; notStored?: { message: string; hint: string | undefined } }): void {
-  const notStored = extra.notStored;
-  const lang = langOfIo(io);
+export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean; notStored?: { text: Message | undefined; message: string; hintText: Message | undefined } }): void {
+  const lang = io.lang;
+  // The store's failure (StoreIncompleteError), in the run's language.
+  const notStored = extra.notStored && {
+    message: extra.notStored.text ? say(lang, extra.notStored.text) : extra.notStored.message,
+    hint: extra.notStored.hintText && say(lang, extra.notStored.hintText),
+  };
   if (notStored) {
     const t = createTheme(io);
-    say(io, `${t.warning(tr(lang, 'warningLabel'))} ${notStored.message}\n${notStored.hint ? `  ${t.info(tr(lang, 'hintLabel'))} ${notStored.hint}\n` : ''}`);
+    write(io, `${t.warning(say(lang, 'run.warningLabel'))} ${notStored.message}\n${notStored.hint ? `  ${t.info(say(lang, 'run.hintLabel'))} ${notStored.hint}\n` : ''}`);
   }
   // People's text follows the language (issue 14), in --json too; field names and outcome codes do not.
-  const messageOf = (r: SubmitResult): string => (lang !== 'en' && r.said ? sayIn(lang, r.said) : r.message);
-  const hintOf = (r: SubmitResult): string | undefined => (lang !== 'en' && r.hintSaid ? sayIn(lang, r.hintSaid) : r.hint);
+  const messageOf = (r: SubmitResult): string => say(lang, r.message);
+  const hintOf = (r: SubmitResult): string | undefined => r.hint && say(lang, r.hint);
   if (io.json) {
     const doc = {
       ok: !notStored && results.every((r) => isSuccess(r.outcome)),
@@ -212,8 +210,8 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
         idProposta: r.idProposta,
         message: messageOf(r),
         ...(hintOf(r) ? { hint: hintOf(r) } : {}),
-        errors: r.row !== undefined ? r.errors.map(sheetIssueJson) : r.errors,
-        warnings: r.row !== undefined ? r.warnings.map(sheetIssueJson) : r.warnings,
+        errors: r.errors.map((e) => issueJson(e, lang, r.row !== undefined)),
+        warnings: r.warnings.map((w) => issueJson(w, lang, r.row !== undefined)),
       })),
     };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
@@ -221,26 +219,26 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
     const failed = results.filter((r) => !isSuccess(r.outcome));
     // An invalid file also names its fields (the first five), so the log says what to fix.
     const lines = failed.flatMap((r) => [
-      `✗ ${entryLabel(r, lang)}  ${lang === 'en' ? r.outcome : outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
-      ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${e.message}`),
+      `✗ ${entryLabel(r, lang)}  ${outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
+      ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${say(lang, e.message)}`),
     ]);
     if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, lang, extra.interrupted));
-    if (lines.length) say(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
+    if (lines.length) write(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return;
   }
   const t = createTheme(io);
   if (results.length <= 1 && !extra.interrupted) return;
   const all = results.every((r) => isSuccess(r.outcome));
   const line = summaryLine(results, lang, extra.interrupted);
-  say(io, `${all ? t.success(line) : t.error(line)}\n`);
+  write(io, `${all ? t.success(line) : t.error(line)}\n`);
 }
 
 /** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */
 function summaryLine(results: readonly SubmitResult[], lang: Lang, interrupted: boolean): string {
   const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  const parts = [...counts].map(([outcome, n]) => `${n} ${lang === 'en' ? outcome : outcomeName(lang, outcome, n)}`);
-  return `${tr(lang, 'summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${interrupted ? tr(lang, 'summaryInterrupted') : ''}`;
+  const parts = [...counts].map(([outcome, n]) => `${n} ${outcomeName(lang, outcome, n)}`);
+  return `${say(lang, 'run.summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${interrupted ? say(lang, 'run.summaryInterrupted') : ''}`;
 }
 
 /** --dry-run: the exact requests, token redacted. */
@@ -251,7 +249,7 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
         ok: reports.every((r) => r.ok),
         dryRun: true,
         requests: requests.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ...r.request })),
-        files: reports.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ok: r.ok, errors: r.errors, warnings: r.warnings })),
+        files: reports.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ok: r.ok, errors: r.errors.map((e) => issueJson(e, io.lang, r.row !== undefined)), warnings: r.warnings.map((w) => issueJson(w, io.lang, r.row !== undefined)) })),
       })}\n`,
     );
     return;
@@ -260,7 +258,7 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
   for (const item of requests) {
     const request = item.request;
     const headers = Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`);
-    io.stdout.write(`# ${entryLabel(item, langOfIo(io))}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
+    io.stdout.write(`# ${entryLabel(item, io.lang)}\n${request.method} ${request.url}\n${headers.join('\n')}\n\n${JSON.stringify(request.body, null, 2)}\n\n`);
   }
-  say(io, `${t.muted(tr(langOfIo(io), requests.length === 1 ? 'submit.dryRunOne' : 'submit.dryRunMany', { n: requests.length }))}\n`);
+  write(io, `${t.muted(say(io.lang, requests.length === 1 ? 'submit.dryRunOne' : 'submit.dryRunMany', { n: requests.length }))}\n`);
 }

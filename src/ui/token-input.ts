@@ -3,7 +3,7 @@
  * that nobody will type EOF into (cli/cli #2536, docs/peer-clis.md §2.3).
  */
 import { InterruptedError, UsageError } from '../errors.js';
-import { text, tr } from '../i18n/index.js';
+import { msg, say } from '../i18n/index.js';
 import type { InStream, Io } from './io.js';
 
 /** What is read: the bearer token, or an OAuth2 client secret. */
@@ -14,9 +14,9 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 
 /** Read stdin to EOF and trim. Fails at once when stdin is a terminal. */
 export async function readTokenFromStdin(stdin: InStream, what: { flag: string; name: Secret; example: string } = { flag: '--with-token', name: 'token', example: 'echo $TOKEN | econsig auth login --with-token' }): Promise<string> {
-  const name = text(what.name === 'secret' ? 'auth.name_secret' : 'auth.name_token');
+  const name = msg(what.name === 'secret' ? 'auth.name_secret' : 'auth.name_token');
   if (stdin.isTTY === true) {
-    throw new UsageError(text('auth.stdinIsTerminal', { flag: what.flag, name }), text('auth.stdinIsTerminalHint', { name, example: what.example }));
+    throw new UsageError(msg('auth.stdinIsTerminal', { flag: what.flag, name }), msg('auth.stdinIsTerminalHint', { name, example: what.example }));
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -24,7 +24,7 @@ export async function readTokenFromStdin(stdin: InStream, what: { flag: string; 
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     if (size > MAX_TOKEN_BYTES) {
-      throw new UsageError(text('auth.stdinTooLarge', { name }), text('auth.stdinTooLargeHint', { name }));
+      throw new UsageError(msg('auth.stdinTooLarge', { name }), msg('auth.stdinTooLargeHint', { name }));
     }
     chunks.push(buffer);
   }
@@ -34,21 +34,21 @@ export async function readTokenFromStdin(stdin: InStream, what: { flag: string; 
 /** Masked prompt on the terminal (stderr, so stdout stays clean). Ctrl-C → InterruptedError (exit 130). */
 export async function promptToken(io: Io, profile: string, secret: Secret = 'token'): Promise<string> {
   const { default: password } = await import('@inquirer/password');
-  const lang = io.lang ?? 'en';
-  const name = tr(lang, secret === 'secret' ? 'auth.name_secret' : 'auth.name_token');
+  const lang = io.lang;
+  const name = say(lang, secret === 'secret' ? 'auth.name_secret' : 'auth.name_token');
   try {
     const answer = await password(
       {
-        message: tr(lang, 'auth.paste', { name, profile }),
+        message: say(lang, 'auth.paste', { name, profile }),
         mask: '*',
-        validate: (value) => (value.trim() === '' ? tr(lang, 'auth.pasteEmpty', { name }) : true),
+        validate: (value) => (value.trim() === '' ? say(lang, 'auth.pasteEmpty', { name }) : true),
       },
       { input: io.stdin, output: io.stderr },
     );
     return answer.trim();
   } catch (error) {
     // @inquirer/core throws ExitPromptError on Ctrl-C; matched by name to avoid importing core.
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError(text('auth.cancelled'));
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError(msg('auth.cancelled'));
     throw error;
   }
 }

@@ -1,10 +1,10 @@
 import { widthOf, wrapText } from './wrap.js';
-import type { Issue } from '../domain/issue.js';
-import { type Lang, tr } from '../i18n/index.js';
+import { type Lang, say } from '../i18n/index.js';
 import type { Io } from './io.js';
-import { entryLabel, issueWhere, sheetIssueJson } from './sheet-labels.js';
+import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme } from './theme.js';
 import type { FileReport } from '../domain/report.js';
+import type { Issue } from '../domain/issue.js';
 
 /** Files listed one by one up to this count; past it, only files with problems. */
 const LIST_CLEAN_FILES_UP_TO = 20;
@@ -23,7 +23,7 @@ export interface ValidationOutput {
  * --json: the contract's document, `{"ok", "files"}`, on stdout once every file is known
  * (`ok` comes first). Otherwise people's text on stderr, grouped by file, as it comes.
  */
-export function createValidationOutput(io: Io, options: { strict: boolean; total: number; lang?: Lang; quiet?: boolean }): ValidationOutput {
+export function createValidationOutput(io: Io, options: { strict: boolean; total: number; quiet?: boolean }): ValidationOutput {
   return io.json ? jsonOutput(io) : textOutput(io, options);
 }
 
@@ -35,7 +35,7 @@ function jsonOutput(io: Io): ValidationOutput {
     add(r) {
       ok &&= r.ok;
       if (isQuietHeader(r)) return;
-      files.push(r.row === undefined ? reportJson(r) : rowReportJson(r));
+      files.push(r.row === undefined ? reportJson(r, io.lang) : rowReportJson(r, io.lang));
     },
     finish() {
       // Three writes rather than one string: no second copy of a document that can be megabytes.
@@ -46,25 +46,20 @@ function jsonOutput(io: Io): ValidationOutput {
   };
 }
 
-function reportJson(r: FileReport): string {
-  return JSON.stringify({ file: r.file, ok: r.ok, errors: r.errors.map(issueJson), warnings: r.warnings.map(issueJson) });
-}
-
-/** An issue as the --json contract has it: path and message, nothing else it may carry. */
-function issueJson(issue: Issue): Issue {
-  return { path: issue.path, message: issue.message };
+function reportJson(r: FileReport, lang: Lang): string {
+  return JSON.stringify({ file: r.file, ok: r.ok, errors: r.errors.map((e) => issueJson(e, lang, false)), warnings: r.warnings.map((w) => issueJson(w, lang, false)) });
 }
 
 /** A spreadsheet row: `row`, and `column` in each issue (docs/cli-contract.md, "Spreadsheets"). */
-function rowReportJson(r: FileReport): string {
+function rowReportJson(r: FileReport, lang: Lang): string {
   return JSON.stringify({
     file: r.file,
     row: r.row,
     ...(r.header ? { header: true } : {}),
     ok: r.ok,
-    errors: r.errors.map(sheetIssueJson),
-    warnings: r.warnings.map(sheetIssueJson),
-    ...(r.notes?.length ? { notes: r.notes } : {}),
+    errors: r.errors.map((e) => issueJson(e, lang, true)),
+    warnings: r.warnings.map((w) => issueJson(w, lang, true)),
+    ...(r.notes?.length ? { notes: r.notes.map((note) => say(lang, note)) } : {}),
   });
 }
 
@@ -73,9 +68,9 @@ function isQuietHeader(r: FileReport): boolean {
   return r.header === true && r.errors.length === 0 && r.warnings.length === 0 && !r.notes?.length;
 }
 
-function textOutput(io: Io, options: { strict: boolean; total: number; lang?: Lang; quiet?: boolean }): ValidationOutput {
+function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: boolean }): ValidationOutput {
   const t = createTheme(io);
-  const lang: Lang = io.lang ?? 'en';
+  const lang: Lang = io.lang;
   // --quiet: only the files with something to say, and the summary (issue 14).
   const listClean = options.quiet !== true && options.total <= LIST_CLEAN_FILES_UP_TO;
   let pending = '';
@@ -96,19 +91,19 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
   // The markers of a whole file or document, in the reader's words (--json keeps them as they are).
   const where = (issue: Issue): string => issueWhere(issue, lang);
   const issues = (report: FileReport): void => {
-    for (const e of report.errors) line(`    ${t.error(tr(lang, 'errorLine'))} ${t.path(where(e))}: ${e.message}`);
+    for (const e of report.errors) line(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(where(e))}: ${say(lang, e.message)}`);
     for (const w of report.warnings) {
-      const label = options.strict ? t.error(tr(lang, 'warningLine')) : t.warning(tr(lang, 'warningLine'));
-      line(`    ${label} ${t.path(where(w))}: ${w.message}`);
+      const label = options.strict ? t.error(say(lang, 'run.warningLine')) : t.warning(say(lang, 'run.warningLine'));
+      line(`    ${label} ${t.path(where(w))}: ${say(lang, w.message)}`);
     }
-    for (const note of report.notes ?? []) line(`    ${t.muted(tr(lang, 'validate.noteLabel'))} ${note}`);
+    for (const note of report.notes ?? []) line(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
   };
   /** A sheet's header row: its column problems count as the file's (a missing column fails the file). */
   const sheetHeader = (report: FileReport): void => {
     errors += report.errors.length;
     warnings += report.warnings.length;
     if (!report.ok) files += 1;
-    line(`${report.ok ? t.muted('•') : t.error('✗')} ${t.strong(entryLabel(report, options.lang))}`);
+    line(`${report.ok ? t.muted('•') : t.error('✗')} ${t.strong(entryLabel(report, lang))}`);
     issues(report);
   };
   return {
@@ -127,20 +122,20 @@ function textOutput(io: Io, options: { strict: boolean; total: number; lang?: La
         if (listClean) line(`${t.success('✓')} ${report.file}`);
         return;
       }
-      line(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(entryLabel(report, options.lang))}`);
+      line(`${report.ok ? t.success('✓') : t.error('✗')} ${t.strong(entryLabel(report, lang))}`);
       issues(report);
     },
     finish() {
       const byRow = rows === files && rows > 0;
       const invalid = files - valid;
       // Portuguese agrees in gender and number: "1 arquivo válido", "2 linhas inválidas".
-      const summary = tr(lang, 'validate.summary', {
-        counted: byRow ? tr(lang, rows === 1 ? 'validate.rowOne' : 'validate.rowMany', { n: rows }) : tr(lang, files === 1 ? 'validate.fileOne' : 'validate.fileMany', { n: files }),
-        valid: byRow ? tr(lang, valid === 1 ? 'validate.validRow' : 'validate.validRows', { n: valid }) : tr(lang, valid === 1 ? 'validate.validFile' : 'validate.validFiles', { n: valid }),
-        invalid: byRow ? tr(lang, invalid === 1 ? 'validate.invalidRow' : 'validate.invalidRows', { n: invalid }) : tr(lang, invalid === 1 ? 'validate.invalidFile' : 'validate.invalidFiles', { n: invalid }),
-        errors: tr(lang, errors === 1 ? 'validate.errorOne' : 'validate.errorMany', { n: errors }),
-        warnings: tr(lang, warnings === 1 ? 'validate.warningOne' : 'validate.warningMany', { n: warnings }),
-        strict: options.strict && warnings ? tr(lang, 'validate.strictCounted') : '',
+      const summary = say(lang, 'validate.summary', {
+        counted: byRow ? say(lang, rows === 1 ? 'validate.rowOne' : 'validate.rowMany', { n: rows }) : say(lang, files === 1 ? 'validate.fileOne' : 'validate.fileMany', { n: files }),
+        valid: byRow ? say(lang, valid === 1 ? 'validate.validRow' : 'validate.validRows', { n: valid }) : say(lang, valid === 1 ? 'validate.validFile' : 'validate.validFiles', { n: valid }),
+        invalid: byRow ? say(lang, invalid === 1 ? 'validate.invalidRow' : 'validate.invalidRows', { n: invalid }) : say(lang, invalid === 1 ? 'validate.invalidFile' : 'validate.invalidFiles', { n: invalid }),
+        errors: say(lang, errors === 1 ? 'validate.errorOne' : 'validate.errorMany', { n: errors }),
+        warnings: say(lang, warnings === 1 ? 'validate.warningOne' : 'validate.warningMany', { n: warnings }),
+        strict: options.strict && warnings ? say(lang, 'validate.strictCounted') : '',
       });
       line(valid === files ? t.success(summary) : t.error(summary));
       io.stderr.write(pending);

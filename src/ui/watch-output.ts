@@ -8,7 +8,7 @@
  */
 import type { ContractResult } from '../flows/result-waiter.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
-import { type Lang, type MessageKey, isMessageKey, tr } from '../i18n/index.js';
+import { type Lang, type MessageKey, isMessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
@@ -37,9 +37,8 @@ const time = (iso: string): string => {
   return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8);
 };
 export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose' | 'lang'>): WatchOutput {
-  const lang: Lang = io.lang ?? 'en';
-  const say = (key: MessageKey, values?: Parameters<typeof tr>[2]): string => tr(lang, key, values);
-  const plural = (n: number, one: MessageKey, many: MessageKey): string => say(n === 1 ? one : many, { n });
+  const lang: Lang = io.lang;
+  const plural = (n: number, one: MessageKey, many: MessageKey): string => say(lang, n === 1 ? one : many, { n });
   // Log lines under --json are plain text in a JSON field: no colour codes in them.
   const theme = createTheme({ color: io.color && !io.json });
   // Delivery lines are data on stdout: coloured only when stdout itself is a terminal.
@@ -60,25 +59,25 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
   return {
     listening({ url, auth, forwardTo, contract, store }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
-      log('info', `${theme.success(say('watch.ready'))} ${say('watch.listening', { url: theme.strong(url) })}`, say('watch.listeningPlain', { url }), { event: 'listening', url, auth });
+      log('info', `${theme.success(say(lang, 'watch.ready'))} ${say(lang, 'watch.listening', { url: theme.strong(url) })}`, say(lang, 'watch.listeningPlain', { url }), { event: 'listening', url, auth });
       if (auth === 'none') {
-        const text = say('watch.noSecret');
-        log('warn', `${theme.warning(say('warningLabel'))} ${text}`, text);
+        const text = say(lang, 'watch.noSecret');
+        log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${text}`, text);
       } else if (auth !== 'standard-webhooks') {
-        const text = say('watch.mustAuthenticate', { scheme: auth });
+        const text = say(lang, 'watch.mustAuthenticate', { scheme: auth });
         log('info', `  ${text}`, text);
       }
-      if (forwardTo) log('info', `  ${say('watch.forwarding', { url: forwardTo })}`, say('watch.forwarding', { url: forwardTo }));
-      if (contract) log('info', `  ${say('watch.waitingFor', { id: theme.strong(contract) })}`, say('watch.waitingFor', { id: contract }));
-      if (io.verbose) log('debug', theme.muted(`  ${say('watch.store', { store })}`), say('watch.store', { store }));
+      if (forwardTo) log('info', `  ${say(lang, 'watch.forwarding', { url: forwardTo })}`, say(lang, 'watch.forwarding', { url: forwardTo }));
+      if (contract) log('info', `  ${say(lang, 'watch.waitingFor', { id: theme.strong(contract) })}`, say(lang, 'watch.waitingFor', { id: contract }));
+      if (io.verbose) log('debug', theme.muted(`  ${say(lang, 'watch.store', { store })}`), say(lang, 'watch.store', { store }));
     },
 
     following({ store, contract }) {
       if (io.json) out(JSON.stringify({ event: 'following', store, idContrato: contract }));
       log(
         'info',
-        `${theme.success(say('watch.ready'))} ${say('watch.following', { id: theme.strong(contract), store })}`,
-        say('watch.followingPlain', { id: contract, store }),
+        `${theme.success(say(lang, 'watch.ready'))} ${say(lang, 'watch.following', { id: theme.strong(contract), store })}`,
+        say(lang, 'watch.followingPlain', { id: contract, store }),
         { event: 'following', store, idContrato: contract },
       );
     },
@@ -107,42 +106,42 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           const color = outcomeColor(dataTheme, e.outcome);
           const parts = [
             dataTheme.muted(time(e.receivedAt)),
-            e.idContrato === null ? dataTheme.muted(say('watch.noContractId')) : printable(e.idContrato),
+            e.idContrato === null ? dataTheme.muted(say(lang, 'watch.noContractId')) : printable(e.idContrato),
             e.idProposta === null ? dataTheme.muted('-') : printable(e.idProposta),
-            color(outcomeText(lang, e.outcome, printable(e.status ?? say('watch.noStatus')))),
+            color(outcomeText(lang, e.outcome, printable(e.status ?? say(lang, 'watch.noStatus')))),
           ];
           if (e.reason) parts.push(printable(JSON.stringify(e.reason)));
-          parts.push(e.verified === true ? dataTheme.success(say('watch.verified')) : dataTheme.muted(say('watch.unverified')));
+          parts.push(e.verified === true ? dataTheme.success(say(lang, 'watch.verified')) : dataTheme.muted(say(lang, 'watch.unverified')));
           out(parts.join('  '));
           return;
         }
         case 'duplicate': {
-          const text = say('watch.duplicate', { id: e.webhookId ?? e.bodyHash.slice(0, 12) });
+          const text = say(lang, 'watch.duplicate', { id: e.webhookId ?? e.bodyHash.slice(0, 12) });
           if (io.verbose || io.json) log('debug', theme.muted(`${time(e.receivedAt)}  ${text}`), text, { event: 'duplicate', webhookId: e.webhookId, bodyHash: e.bodyHash });
           return;
         }
         case 'rejected': {
-          const text = say('watch.rejected', { webhookId: e.webhookId ? say('watch.webhookId', { id: e.webhookId }) : '', message: ownWords(lang, `watch.reason_${e.reason}`, e.message) });
-          log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
+          const text = say(lang, 'watch.rejected', { webhookId: e.webhookId ? say(lang, 'watch.webhookId', { id: e.webhookId }) : '', message: reasonText(lang, `watch.reason_${e.reason}`, e.message) });
+          log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'rejected', httpStatus: 401, cause: e.reason, webhookId: e.webhookId });
           return;
         }
         case 'invalid': {
-          const text = say('watch.invalid', { status: e.httpStatus, message: ownWords(lang, `watch.invalid_${e.httpStatus}`, e.message) });
-          log('warn', `${theme.warning(say('warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
+          const text = say(lang, 'watch.invalid', { status: e.httpStatus, message: reasonText(lang, `watch.invalid_${e.httpStatus}`, e.message) });
+          log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${time(e.receivedAt)} ${text}`, text, { event: 'invalid', httpStatus: e.httpStatus });
           return;
         }
         case 'error':
-          log('error', `${theme.error(say('errorLabel'))} ${time(e.receivedAt)} ${e.message}`, e.message, { event: 'error' });
+          log('error', `${theme.error(say(lang, 'run.errorLabel'))} ${time(e.receivedAt)} ${e.message}`, e.message, { event: 'error' });
           return;
         case 'forwarded': {
           const what = e.idContrato ?? e.webhookId ?? e.bodyHash.slice(0, 12);
           const fields = { event: 'forwarded', idContrato: e.idContrato, httpStatus: e.httpStatus, ms: e.ms };
           if (e.httpStatus !== null && e.httpStatus < 300) {
-            const text = say('watch.forwarded', { what, status: e.httpStatus, ms: e.ms });
+            const text = say(lang, 'watch.forwarded', { what, status: e.httpStatus, ms: e.ms });
             log('info', theme.muted(`  → ${text}`), text, fields);
           } else {
-            const text = e.httpStatus === null ? say('watch.forwardFailed', { what, error: String(e.error) }) : say('watch.forwardAnswered', { what, status: e.httpStatus });
-            log('warn', `${theme.warning(say('warningLabel'))} ${text}`, text, fields);
+            const text = e.httpStatus === null ? say(lang, 'watch.forwardFailed', { what, error: String(e.error) }) : say(lang, 'watch.forwardAnswered', { what, status: e.httpStatus });
+            log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${text}`, text, fields);
           }
           return;
         }
@@ -157,24 +156,24 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       if (io.json && earlier) {
         out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'store' }));
       }
-      const from = earlier ? say('watch.alreadyInStore') : '';
+      const from = earlier ? say(lang, 'watch.alreadyInStore') : '';
       const reason = printable(r.reason ? `: ${r.reason}` : '');
       const id = printable(r.idContrato);
-      if (r.outcome === 'approved') err(`${theme.success('✓')} ${say('watch.approved', { id, from })}`);
-      else if (r.outcome === 'denied') err(`${theme.error('✗')} ${say('watch.denied', { id, reason, from })}`);
-      else err(`${theme.warning('✗')} ${say('watch.cancelled', { id, reason, from })}`);
+      if (r.outcome === 'approved') err(`${theme.success('✓')} ${say(lang, 'watch.approved', { id, from })}`);
+      else if (r.outcome === 'denied') err(`${theme.error('✗')} ${say(lang, 'watch.denied', { id, reason, from })}`);
+      else err(`${theme.warning('✗')} ${say(lang, 'watch.cancelled', { id, reason, from })}`);
     },
 
     timeout({ contract, seconds }) {
       if (io.json) out(JSON.stringify({ event: 'timeout', idContrato: contract }));
       const id = printable(contract);
-      const hint = say('watch.noResultHint', { id });
+      const hint = say(lang, 'watch.noResultHint', { id });
       if (io.json) {
-        log('error', '', say('watch.noResult', { id, seconds }), { event: 'timeout', idContrato: contract, hint });
+        log('error', '', say(lang, 'watch.noResult', { id, seconds }), { event: 'timeout', idContrato: contract, hint });
         return;
       }
-      err(`${theme.error(say('errorLabel'))} ${say('watch.noResult', { id, seconds })}`);
-      err(`  ${theme.info(say('hintLabel'))} ${hint}`);
+      err(`${theme.error(say(lang, 'run.errorLabel'))} ${say(lang, 'watch.noResult', { id, seconds })}`);
+      err(`  ${theme.info(say(lang, 'run.hintLabel'))} ${hint}`);
     },
 
     stopped(stats) {
@@ -183,7 +182,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
         stats.rejected ? plural(stats.rejected, 'watch.rejectedOne', 'watch.rejectedMany') : null,
         stats.invalid ? plural(stats.invalid, 'watch.invalidOne', 'watch.invalidMany') : null,
       ].filter(Boolean);
-      const text = say('watch.stopped', { deliveries: plural(stats.received, 'watch.deliveryOne', 'watch.deliveryMany'), extra: extra.length ? ` (${extra.join(', ')})` : '' });
+      const text = say(lang, 'watch.stopped', { deliveries: plural(stats.received, 'watch.deliveryOne', 'watch.deliveryMany'), extra: extra.length ? ` (${extra.join(', ')})` : '' });
       log('info', text, text, { event: 'stopped', ...stats });
     },
   };
@@ -192,10 +191,10 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
 /** A delivery's outcome as people read it: approved, denied, cancelled, or unknown with its status. */
 function outcomeText(lang: Lang, outcome: string, status: string): string {
   const key = `watch.outcome_${outcome}`;
-  return isMessageKey(key) ? tr(lang, key, { status }) : outcome;
+  return isMessageKey(key) ? say(lang, key, { status }) : outcome;
 }
 
-/** The receiver's own (English) words in English; in another language, the catalogue's text for that reason. */
-function ownWords(lang: Lang, key: string, english: string): string {
-  return lang !== 'en' && isMessageKey(key) ? tr(lang, key) : english;
+/** The catalogue's text for a reason the receiver gave; its own words for one the catalogue lacks. */
+function reasonText(lang: Lang, key: string, own: string): string {
+  return isMessageKey(key) ? say(lang, key) : own;
 }

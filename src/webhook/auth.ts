@@ -6,7 +6,7 @@
  * bytes first, so timingSafeEqual always compares equal lengths and the time reveals
  * neither the secret's length nor how much of it matched.
  */
-import { type Text, text } from '../i18n/index.js';
+import { type Message, msg } from '../i18n/index.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { verifyWebhook } from './verify.js';
 
@@ -74,13 +74,13 @@ function authorization(headers: HeaderBag, scheme: string): string | undefined {
  * `none` needs a secret, and basic's secret must be `user:password`. Returns a message
  * naming what is wrong, or undefined.
  */
-export function checkCallbackAuth(auth: CallbackAuth): Text | undefined {
+export function checkCallbackAuth(auth: CallbackAuth): Message | undefined {
   const secrets = auth.secret === undefined ? [] : typeof auth.secret === 'string' ? [auth.secret] : [...auth.secret];
   if (auth.scheme === 'none') return undefined;
-  if (secrets.length === 0) return text('watch.authNeedsSecret', { scheme: auth.scheme });
-  if (auth.scheme === 'basic' && secrets.some((s) => !s.includes(':'))) return text('watch.basicNeedsPair');
+  if (secrets.length === 0) return msg('watch.authNeedsSecret', { scheme: auth.scheme });
+  if (auth.scheme === 'basic' && secrets.some((s) => !s.includes(':'))) return msg('watch.basicNeedsPair');
   if (auth.scheme === 'api-key' && auth.apiKeyHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(auth.apiKeyHeader)) {
-    return text('watch.badApiKeyHeader', { header: auth.apiKeyHeader });
+    return msg('watch.badApiKeyHeader', { header: auth.apiKeyHeader });
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
  * Small HTTP pieces shared by the webhook listener and the sandbox (both plain node:http
  * servers on this machine).
  */
-import { isMessageKey, text } from '../i18n/index.js';
+import { isMessageKey, msg } from '../i18n/index.js';
 import type { IncomingMessage } from 'node:http';
 import { EconsigError, ExitCode } from '../errors.js';
 
@@ -46,17 +46,17 @@ export function readBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): 
 
 export function cannotBind(host: string, port: number, code: string | undefined, cause: unknown, retry: 'port' | 'listen'): EconsigError {
   const known = `watch.bind_${code ?? ''}`;
-  const reason = isMessageKey(known) ? text(known) : text('watch.bindOther');
-  const again = text(retry === 'port' ? 'watch.retryPort' : 'watch.retryListen');
+  const reason = isMessageKey(known) ? msg(known) : msg('watch.bindOther');
+  const again = msg(retry === 'port' ? 'watch.retryPort' : 'watch.retryListen');
   const hint =
     code === 'EADDRINUSE'
-      ? text('watch.bindInUseHint', { retry: again })
+      ? msg('watch.bindInUseHint', { retry: again })
       : code === 'EACCES'
-        ? text('watch.bindPrivilegedHint', { retry: again })
+        ? msg('watch.bindPrivilegedHint', { retry: again })
         : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
-          ? text('watch.bindHostHint')
-          : text('watch.bindRetryHint', { retry: again });
-  return new EconsigError(text('watch.cannotListen', { address: `${hostForUrl(host)}:${port}`, reason, code: code ? ` (${code})` : '' }), {
+          ? msg('watch.bindHostHint')
+          : msg('watch.bindRetryHint', { retry: again });
+  return new EconsigError(msg('watch.cannotListen', { address: `${hostForUrl(host)}:${port}`, reason, code: code ? ` (${code})` : '' }), {
     exitCode: ExitCode.usage,
     hint,
     cause,

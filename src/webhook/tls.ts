@@ -4,7 +4,7 @@
  * start, so a wrong path or a key of another certificate is a usage error then, not a
  * handshake failure at the first delivery.
  */
-import { text } from '../i18n/index.js';
+import { msg } from '../i18n/index.js';
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
@@ -13,14 +13,14 @@ export async function readServerTls(certPath: string | undefined, keyPath: strin
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
     const [given, missing] = certPath === undefined ? ['--tls-key', '--tls-cert'] : ['--tls-cert', '--tls-key'];
-    throw new UsageError(text('tls.needsBoth', { given, missing }), text('tls.needsBothHint'));
+    throw new UsageError(msg('tls.needsBoth', { given, missing }), msg('tls.needsBothHint'));
   }
   const read = async (path: string, flag: string): Promise<Buffer> => {
     try {
       return await readFile(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(text('tls.serverCannotRead', { flag, path, code: code ? ` (${code})` : '' }), text('tls.serverCannotReadHint'), error);
+      throw new UsageError(msg('tls.serverCannotRead', { flag, path, code: code ? ` (${code})` : '' }), msg('tls.serverCannotReadHint'), error);
     }
   };
   const cert = await read(certPath, '--tls-cert');
@@ -29,7 +29,7 @@ export async function readServerTls(certPath: string | undefined, keyPath: strin
     createSecureContext({ cert, key });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(text('tls.serverMismatch', { cert: certPath, key: keyPath, reason }), text('tls.serverMismatchHint'), error);
+    throw new UsageError(msg('tls.serverMismatch', { cert: certPath, key: keyPath, reason }), msg('tls.serverMismatchHint'), error);
   }
   return { cert, key };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AREA_KEYS, CATALOGUE, langOf, tr } from '../../src/i18n/index.js';
+import { AREA_KEYS, CATALOGUE, langOf, msg, say } from '../../src/i18n/index.js';
 
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
 
@@ -20,6 +20,11 @@ describe('the message catalogue (i18n/)', () => {
     expect(twice).toEqual([]);
   });
 
+  it('names each key by its area: every key starts with the area\'s name', () => {
+    const strays = Object.entries(AREA_KEYS).flatMap(([area, keys]) => keys.filter((key) => !key.startsWith(`${area}.`)).map((key) => `${area}: ${key}`));
+    expect(strays).toEqual([]);
+  });
+
   it.each(Object.keys(CATALOGUE.en))('%s: the same placeholders in both languages, and a Portuguese text of its own', (key) => {
     const en = CATALOGUE.en[key as keyof typeof CATALOGUE.en];
     const pt = CATALOGUE['pt-BR'][key as keyof typeof CATALOGUE.en];
@@ -28,8 +33,16 @@ describe('the message catalogue (i18n/)', () => {
   });
 
   it('fills placeholders and leaves unknown ones visible', () => {
-    expect(tr('pt-BR', 'accepted', { id: 'C-1' })).toBe('202 aceita: contrato C-1');
-    expect(tr('en', 'accepted')).toBe('202 accepted: contract {id}');
+    expect(say('pt-BR', 'run.accepted', { id: 'C-1' })).toBe('202 aceita: contrato C-1');
+    expect(say('en', 'run.accepted')).toBe('202 accepted: contract {id}');
+  });
+
+  it('says a message whose values are messages and lists, in the same language', () => {
+    const message = msg('run.sameAs', { file: msg('sheet.fileRow', { file: 'a.csv', row: 3 }), message: msg('run.accepted', { id: 'C-1' }) });
+    expect(say('en', message)).toBe('the same submission as a.csv, row 3, sent once: 202 accepted: contract C-1');
+    expect(say('pt-BR', message)).toBe('a mesma submissão de a.csv, linha 3, enviada uma vez: 202 aceita: contrato C-1');
+    const paths = msg('rule.unknownHere', { key: '"uf"', paths: { items: ['pessoa.documento.uf', 'pessoa.endereco.uf'], separator: msg('rule.or') } });
+    expect(say('pt-BR', paths)).toContain('pessoa.documento.uf ou pessoa.endereco.uf');
   });
 
   it.each([
@@ -37,6 +50,11 @@ describe('the message catalogue (i18n/)', () => {
     [undefined, { LC_ALL: 'en_US.UTF-8', LANG: 'pt_BR.UTF-8' }, 'en'],
     ['pt-BR', { LANG: 'en_US.UTF-8' }, 'pt-BR'],
     ['en', { LANG: 'pt_BR.UTF-8' }, 'en'],
+    ['pt-BR', {}, 'pt-BR'],
+    [undefined, { LANG: 'en_US.UTF-8' }, 'en'],
+    [undefined, { LC_ALL: 'pt_PT.UTF-8', LANG: 'en_US.UTF-8' }, 'pt-BR'],
+    [undefined, { LC_ALL: '', LC_MESSAGES: 'C', LANG: 'pt_BR' }, 'en'],
+    [undefined, { LC_ALL: '', LANG: 'pt_BR' }, 'pt-BR'],
     [undefined, {}, 'en'],
   ] as const)('--lang %s with %j is %s', (flag, env, lang) => {
     expect(langOf(flag, env)).toBe(lang);

@@ -9,7 +9,8 @@ import type { Io } from '../io.js';
 import { writeWrapped } from '../wrap.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
-import { fieldLabel, listHelp, t, type WizardLang } from './messages.js';
+import { type Lang, say } from '../../i18n/index.js';
+import { fieldLabel, listHelp } from './messages.js';
 
 export type AfterRefusal = 'fix' | 'retry' | 'save' | 'leave';
 
@@ -18,31 +19,30 @@ export interface Refusal {
   httpStatus: number | null;
   erros: readonly { codigo: string; msg: string }[];
   idProposta: string | null;
-  message: string;
 }
 
 /** Nothing was created, so the same submission may simply be sent again. */
 const RETRYABLE: ReadonlySet<Outcome> = new Set(['unavailable', 'rate_limited', 'unauthorized']);
 
 /** Why, in the clerk's words (the service's own messages are on the result line just above). */
-function refusalLines(lang: WizardLang, refusal: Refusal, theme: Theme): string[] {
+function refusalLines(lang: Lang, refusal: Refusal, theme: Theme): string[] {
   const status = refusal.httpStatus ?? '';
   const why: Partial<Record<Outcome, string>> = {
-    rejected: t(lang, 'refusedRejected', { status }),
-    not_found: t(lang, 'refusedNotFound', { id: refusal.idProposta ?? '' }),
-    unauthorized: t(lang, 'refusedUnauthorized'),
-    unavailable: t(lang, 'refusedUnavailable'),
-    rate_limited: t(lang, 'refusedRateLimited'),
-    unknown: t(lang, 'refusedUnknown'),
-    skipped: t(lang, 'refusedSkipped'),
+    rejected: say(lang, 'wizard.refusedRejected', { status }),
+    not_found: say(lang, 'wizard.refusedNotFound', { id: refusal.idProposta ?? '' }),
+    unauthorized: say(lang, 'wizard.refusedUnauthorized'),
+    unavailable: say(lang, 'wizard.refusedUnavailable'),
+    rate_limited: say(lang, 'wizard.refusedRateLimited'),
+    unknown: say(lang, 'wizard.refusedUnknown'),
+    skipped: say(lang, 'wizard.refusedSkipped'),
   };
-  return [theme.error(why[refusal.outcome] ?? t(lang, 'refusedOther', { outcome: refusal.outcome }))];
+  return [theme.error(why[refusal.outcome] ?? say(lang, 'wizard.refusedOther', { outcome: refusal.outcome }))];
 }
 
 /** Ask what to do now; `fields` are the ones the service named. */
 export async function askAfterRefusal(options: {
   io: Pick<Io, 'stderr'>;
-  lang: WizardLang;
+  lang: Lang;
   theme: Theme;
   prompts: WizardPrompts;
   refusal: Refusal;
@@ -54,10 +54,10 @@ export async function askAfterRefusal(options: {
   // "unknown": the contract may exist; sending again is for the guard and a person to decide.
   if (refusal.outcome !== 'unknown') {
     const named = fields.map((path) => fieldLabel(lang, path)).join(', ');
-    choices.push({ value: 'fix', name: named ? t(lang, 'afterFix', { fields: named }) : t(lang, 'afterEdit') });
+    choices.push({ value: 'fix', name: named ? say(lang, 'wizard.afterFix', { fields: named }) : say(lang, 'wizard.afterEdit') });
   }
-  if (RETRYABLE.has(refusal.outcome)) choices.push({ value: 'retry', name: t(lang, 'afterRetry') });
-  choices.push({ value: 'save', name: t(lang, 'menuSave') }, { value: 'leave', name: t(lang, 'afterLeave') });
+  if (RETRYABLE.has(refusal.outcome)) choices.push({ value: 'retry', name: say(lang, 'wizard.afterRetry') });
+  choices.push({ value: 'save', name: say(lang, 'wizard.menuSave') }, { value: 'leave', name: say(lang, 'wizard.afterLeave') });
   const help = listHelp(lang);
-  return options.prompts.select<AfterRefusal>({ name: 'after-refusal', message: t(lang, 'menu'), choices, ...(help ? { help } : {}) });
+  return options.prompts.select<AfterRefusal>({ name: 'after-refusal', message: say(lang, 'wizard.menu'), choices, ...(help ? { help } : {}) });
 }

@@ -4,8 +4,8 @@
  * `validate` applies (no rule is restated here).
  */
 import { type Note, normalizeField } from '../../domain/normalize.js';
-import { type Lang, tr } from '../../i18n/index.js';
-import { BANK_FIELDS, type FieldPath, schemasFor } from '../../domain/submission.js';
+import { type Lang, say } from '../../i18n/index.js';
+import { BANK_FIELDS, type FieldPath, fieldSchemas, messageOfZod } from '../../domain/submission.js';
 import type { PayoutMode, SectionId } from './messages.js';
 
 export const SECTIONS: readonly { id: SectionId; fields: readonly FieldPath[] }[] = [
@@ -75,10 +75,11 @@ export type FieldCheck =
  * to an optional field leaves it out; every other field must be filled, whatever the schema
  * says of it alone (the payout fields are optional only as a group).
  */
-export function checkField(path: FieldPath, raw: unknown, lang: Lang = 'en'): FieldCheck {
+export function checkField(path: FieldPath, raw: unknown, lang: Lang): FieldCheck {
   const { value, notes } = normalizeField(path, raw);
-  const parsed = schemasFor(lang).fieldSchemas[path].safeParse(value);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? 'is not accepted' };
+  const parsed = fieldSchemas[path].safeParse(value);
+  // zod names at least one issue when it refuses.
+  if (!parsed.success) return { ok: false, message: say(lang, messageOfZod(parsed.error.issues[0] as { message: string })) };
   if (value === '' || value === undefined) {
     return OPTIONAL_FIELDS.has(path) ? { ok: true, value: undefined, notes: [] } : { ok: false, message: '', required: true };
   }
@@ -124,7 +125,7 @@ export interface Prefill {
 }
 
 /** Take every field of a parsed `--file` that passes its rule; note the ones that do not. */
-export function readPrefill(input: unknown, lang: Lang = 'en'): Prefill {
+export function readPrefill(input: unknown, lang: Lang): Prefill {
   const draft: Draft = new Map();
   const rejected = new Map<FieldPath, string>();
   for (const section of SECTIONS) {
@@ -136,7 +137,7 @@ export function readPrefill(input: unknown, lang: Lang = 'en'): Prefill {
       if (check.ok) {
         if (check.value !== undefined) draft.set(path, check.value);
       } else {
-        rejected.set(path, check.required ? tr(lang, 'rule.requiredField') : check.message);
+        rejected.set(path, check.required ? say(lang, 'rule.requiredField') : check.message);
       }
     }
   }

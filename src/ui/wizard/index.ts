@@ -10,7 +10,7 @@ import type { Issue } from '../../domain/normalize.js';
 import { cnhProblem, ESTADOS_CIVIS, type FieldPath, TIPOS_CONTA, TIPOS_DOCUMENTO } from '../../domain/submission.js';
 import { validateSubmission } from '../../domain/validate.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { langOf, tr } from '../../i18n/index.js';
+import { type Lang, type Value, msg, say } from '../../i18n/index.js';
 import type { Note } from '../../domain/normalize.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
@@ -39,19 +39,11 @@ import {
   payoutLabel,
   type SectionId,
   sectionTitle,
-  t,
-  type WizardLang,
 } from './messages.js';
 import { type Keeper, saveDraft, saveToChosenFile } from './saving.js';
 import { renderSummary } from './summary.js';
 
-export type { WizardLang } from './messages.js';
 export type { WizardPrompts } from '../prompts.js';
-
-/** `--lang` when given, else the first of LC_ALL, LC_MESSAGES, LANG that is set: Portuguese or English. */
-export function wizardLang(flag: string | undefined, env: Record<string, string | undefined>): WizardLang {
-  return langOf(flag, env);
-}
 
 export type WizardResult =
   | { action: 'submit'; submission: Record<string, unknown> }
@@ -60,7 +52,7 @@ export type WizardResult =
 
 export interface WizardOptions {
   io: Io;
-  lang: WizardLang;
+  lang: Lang;
   now: Date;
   /** Parsed JSON of `--file` with `-i`: only what is missing or wrong is asked. */
   prefill?: unknown;
@@ -72,7 +64,7 @@ export interface WizardOptions {
    * After the service refused a send: the fields it named, with its message. They are asked
    * again (their value offered), and the rest of `prefill` is kept.
    */
-  serviceRejected?: ReadonlyMap<FieldPath, string>;
+  serviceRejected?: ReadonlyMap<FieldPath, Value>;
   /** The run's signal: SIGTERM at a prompt leaves as Ctrl-C does. */
   signal?: AbortSignal;
   /** Where a draft is written when the wizard is left with work in it (default: the current folder). */
@@ -86,9 +78,9 @@ export interface WizardOptions {
  */
 export async function runWizard(options: WizardOptions): Promise<WizardResult> {
   const { io, lang } = options;
-  if (!io.canPrompt) throw new UsageError(t(lang, 'noTerminal'), t(lang, 'noTerminalHint'));
+  if (!io.canPrompt) throw new UsageError(msg('wizard.noTerminal'), msg('wizard.noTerminalHint'));
   const theme = createTheme(io);
-  const wizard = new Wizard(options, options.prompts ?? createPrompts(io, { dim: theme.muted, lang, ...(options.signal ? { signal: options.signal } : {}) }), theme);
+  const wizard = new Wizard(options, options.prompts ?? createPrompts({ ...io, lang }, { dim: theme.muted, ...(options.signal ? { signal: options.signal } : {}) }), theme);
   try {
     return await wizard.run();
   } catch (error) {
@@ -120,7 +112,7 @@ const lastSegment = (path: string): string => path.slice(path.lastIndexOf('.') +
 class Wizard {
   private readonly draft: Draft = new Map();
   private readonly rejected = new Map<FieldPath, string>();
-  private readonly serviceRejected: Map<FieldPath, string>;
+  private readonly serviceRejected: Map<FieldPath, Value>;
   private readonly prefilled: boolean;
   private prefillPayout: PayoutMode | undefined;
   /** The answer last warned about, per field: the same again keeps it. */
@@ -143,7 +135,7 @@ class Wizard {
     }
   }
 
-  private get lang(): WizardLang {
+  private get lang(): Lang {
     return this.options.lang;
   }
 
@@ -152,13 +144,13 @@ class Wizard {
   }
 
   async run(): Promise<WizardResult> {
-    this.say(this.theme.muted(t(this.lang, 'intro')));
-    if (this.serviceRejected.size > 0) this.say(this.theme.muted(t(this.lang, 'fixIntro')));
-    else if (this.prefilled) this.say(this.theme.muted(t(this.lang, 'prefilled', { n: this.draft.size })));
+    this.say(this.theme.muted(say(this.lang, 'wizard.intro')));
+    if (this.serviceRejected.size > 0) this.say(this.theme.muted(say(this.lang, 'wizard.fixIntro')));
+    else if (this.prefilled) this.say(this.theme.muted(say(this.lang, 'wizard.prefilled', { n: this.draft.size })));
     for (const section of SECTIONS) await this.fillSection(section.id, 'fill');
 
     for (;;) {
-      const result = validateSubmission(toSubmission(this.draft), { now: this.options.now, lang: this.lang });
+      const result = validateSubmission(toSubmission(this.draft), { now: this.options.now });
       const failing = SECTIONS.find((section) => result.errors.some((e) => sectionOf(e.path) === section.id));
       if (failing) {
         // Only a rule this wizard does not check per section could land here; back to it.
@@ -174,14 +166,14 @@ class Wizard {
       this.say();
       const action = await this.prompts.select<MenuAction>({
         name: 'menu',
-        message: t(this.lang, 'menu'),
+        message: say(this.lang, 'wizard.menu'),
         help: listHelp(this.lang),
         choices: [
-          { value: 'submit', name: t(this.lang, 'menuSubmit') },
-          { value: 'edit', name: t(this.lang, 'menuEdit') },
-          { value: 'reveal', name: t(this.lang, this.reveal ? 'menuHide' : 'menuReveal') },
-          { value: 'save', name: t(this.lang, 'menuSave') },
-          { value: 'quit', name: t(this.lang, 'menuQuit') },
+          { value: 'submit', name: say(this.lang, 'wizard.menuSubmit') },
+          { value: 'edit', name: say(this.lang, 'wizard.menuEdit') },
+          { value: 'reveal', name: say(this.lang, this.reveal ? 'wizard.menuHide' : 'wizard.menuReveal') },
+          { value: 'save', name: say(this.lang, 'wizard.menuSave') },
+          { value: 'quit', name: say(this.lang, 'wizard.menuQuit') },
         ],
       });
       if (action === 'submit') return { action, submission: result.value as Record<string, unknown> };
@@ -192,15 +184,15 @@ class Wizard {
       }
       this.reveal = false;
       if (action === 'quit') {
-        if (await this.prompts.confirm({ name: 'quit-confirm', message: t(this.lang, 'quitConfirm'), default: false })) return { action };
+        if (await this.prompts.confirm({ name: 'quit-confirm', message: say(this.lang, 'wizard.quitConfirm'), default: false })) return { action };
         continue;
       }
       if (action === 'save') return { action: 'saved', path: await this.save() };
       const section = await this.prompts.select<SectionId | 'back'>({
         name: 'edit',
-        message: t(this.lang, 'editWhich'),
+        message: say(this.lang, 'wizard.editWhich'),
         help: listHelp(this.lang),
-        choices: [...SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })), { value: 'back' as const, name: t(this.lang, 'editBack') }],
+        choices: [...SECTIONS.map((s) => ({ value: s.id, name: sectionTitle(this.lang, s.id) })), { value: 'back' as const, name: say(this.lang, 'wizard.editBack') }],
       });
       if (section !== 'back') await this.fillSection(section, 'edit');
     }
@@ -209,9 +201,9 @@ class Wizard {
   /** After Ctrl-C or SIGTERM: save what was entered as a draft, without asking, and leave (exit 130). */
   async leave(): Promise<never> {
     this.say();
-    if (this.draft.size === 0) throw new InterruptedError(t(this.lang, 'cancelled'));
+    if (this.draft.size === 0) throw new InterruptedError(msg('wizard.cancelled'));
     const path = await this.saveDraft();
-    throw new InterruptedError(path ? t(this.lang, 'cancelledSaved', { path }) : t(this.lang, 'cancelled'));
+    throw new InterruptedError(path ? msg('wizard.cancelledSaved', { path }) : msg('wizard.cancelled'));
   }
 
   /** Write what was entered to a new draft file without asking (saving.ts); the path, or undefined. */
@@ -237,7 +229,7 @@ class Wizard {
       }
       // Rules over several fields (CNH check digits, a future issue date) from the same
       // validateSubmission, so the clerk corrects them while the papers are at hand.
-      const errors = validateSubmission(toSubmission(this.draft), { now: this.options.now, lang: this.lang }).errors.filter(
+      const errors = validateSubmission(toSubmission(this.draft), { now: this.options.now }).errors.filter(
         (e) => sectionOf(e.path) === id,
       );
       if (!errors.length) return;
@@ -257,9 +249,9 @@ class Wizard {
   }
 
   private showErrors(id: SectionId, errors: readonly Issue[]): void {
-    this.say(this.theme.error(t(this.lang, 'sectionErrors', { section: sectionTitle(this.lang, id) })));
+    this.say(this.theme.error(say(this.lang, 'wizard.sectionErrors', { section: sectionTitle(this.lang, id) })));
     for (const e of errors) {
-      if (sectionOf(e.path) === id) this.say(`  ${this.theme.error('✖')} ${e.path}: ${e.message}`);
+      if (sectionOf(e.path) === id) this.say(`  ${this.theme.error('✖')} ${e.path}: ${say(this.lang, e.message)}`);
     }
   }
 
@@ -273,13 +265,13 @@ class Wizard {
     if (payout === undefined) {
       payout = await this.prompts.select<PayoutMode>({
         name: 'payout',
-        message: t(this.lang, 'payoutQuestion'),
+        message: say(this.lang, 'wizard.payoutQuestion'),
         help: listHelp(this.lang),
         choices: (['pix', 'bank', 'both'] as const).map((value) => ({ value, ...payoutLabel(this.lang, value) })),
         default: payoutModeOf(this.draft),
       });
     }
-    if (payout === 'both') this.say(this.theme.warning(t(this.lang, 'bothNote')));
+    if (payout === 'both') this.say(this.theme.warning(say(this.lang, 'wizard.bothNote')));
     keepPayoutFields(this.draft, payout);
     for (const path of payoutFields(payout)) {
       if (mode === 'edit' || this.missing(path)) await this.askField(path);
@@ -290,7 +282,7 @@ class Wizard {
   private validateAnswer(path: FieldPath, raw: string): true | string {
     const check = checkField(path, raw, this.lang);
     if (!check.ok) {
-      const message = check.required ? t(this.lang, 'required') : check.message;
+      const message = check.required ? say(this.lang, 'wizard.required') : check.message;
       return `${lastSegment(path)} ${message}`;
     }
     // What this answer and the fields already given decide (issue 14): CNH check digits
@@ -299,16 +291,16 @@ class Wizard {
     const draft: Draft = new Map(this.draft);
     if (check.value === undefined) draft.delete(path);
     else draft.set(path, check.value);
-    const result = validateSubmission(toSubmission(draft), { now: this.options.now, lang: this.lang });
+    const result = validateSubmission(toSubmission(draft), { now: this.options.now });
     // The document's own rule runs only once the whole document is given: asked here.
-    const cnh = path === 'pessoa.documento.numero' && check.value !== undefined ? cnhProblem(draft.get('pessoa.documento.tipoDocumento'), check.value, this.lang) : undefined;
-    if (cnh) return `${lastSegment(path)} ${cnh}`;
+    const cnh = path === 'pessoa.documento.numero' && check.value !== undefined ? cnhProblem(draft.get('pessoa.documento.tipoDocumento'), check.value) : undefined;
+    if (cnh) return `${lastSegment(path)} ${say(this.lang, cnh)}`;
     const error = result.errors.find((e) => e.path === path);
-    if (error) return `${lastSegment(path)} ${error.message}`;
+    if (error) return `${lastSegment(path)} ${say(this.lang, error.message)}`;
     const warning = result.warnings.find((w) => w.path === path);
     if (warning && this.warned.get(path) !== raw) {
       this.warned.set(path, raw);
-      return `${warning.message} ${t(this.lang, 'enterToKeep')}`;
+      return `${say(this.lang, warning.message)} ${say(this.lang, 'wizard.enterToKeep')}`;
     }
     return true;
   }
@@ -317,7 +309,7 @@ class Wizard {
   private searchBank(term: string): PromptChoice<string>[] {
     const choices = searchBanks(term).map((bank) => ({ value: bank.code, name: `${bank.code}  ${bank.name}` }));
     const code = term.trim();
-    if (/^\d{3}$/.test(code) && !choices.some((c) => c.value === code)) choices.push({ value: code, name: `${code}  ${t(this.lang, 'bankNotListed')}` });
+    if (/^\d{3}$/.test(code) && !choices.some((c) => c.value === code)) choices.push({ value: code, name: `${code}  ${say(this.lang, 'wizard.bankNotListed')}` });
     return choices;
   }
 
@@ -325,12 +317,12 @@ class Wizard {
     const refused = this.serviceRejected.get(path);
     if (refused !== undefined) {
       this.serviceRejected.delete(path);
-      this.say(this.theme.warning(t(this.lang, 'serviceRefusedField', { field: fieldLabel(this.lang, path), message: refused })));
+      this.say(this.theme.warning(say(this.lang, 'wizard.serviceRefusedField', { field: fieldLabel(this.lang, path), message: refused })));
     }
     const wrong = this.rejected.get(path);
     if (wrong !== undefined) {
       this.rejected.delete(path);
-      this.say(this.theme.warning(t(this.lang, 'prefillRejected', { field: path, message: wrong })));
+      this.say(this.theme.warning(say(this.lang, 'wizard.prefillRejected', { field: path, message: wrong })));
     }
     const current = this.draft.get(path);
     const message = fieldQuestion(this.lang, path);
@@ -395,7 +387,7 @@ class Wizard {
     if (value === undefined) return;
     const parts: string[] = [];
     if (value !== answer.trim()) {
-      const why = notes.filter((n) => n !== 'rule.note.trimmed').map((n) => tr(this.lang, n));
+      const why = notes.filter((n) => n !== 'rule.note.trimmed').map((n) => say(this.lang, n));
       parts.push(`→ ${value}${why.length ? ` (${why.join('; ')})` : ''}`);
     }
     // The bank's name is on the answered line already (the field's hint).

@@ -1,49 +1,44 @@
 /**
  * The wizard's words in English and Brazilian Portuguese, from the one catalogue
  * (i18n/wizard.ts). Field names stay as the service names them (docs/service.md 2); only
- * labels, choices and guidance are translated. The rule messages come from the domain in
- * the wizard's language (i18n/rules.ts).
+ * labels, choices and guidance are translated. The rule messages come from the domain, said
+ * in the wizard's language (i18n/rule.ts).
  */
 import type { FieldPath } from '../../domain/submission.js';
-import { CATALOGUE, type MessageKey, tr } from '../../i18n/index.js';
+import { type Lang, isMessageKey, say } from '../../i18n/index.js';
 
-export type WizardLang = 'pt-BR' | 'en';
+export type { Lang } from '../../i18n/index.js';
 export type SectionId = 'proposal' | 'personal' | 'document' | 'address' | 'marital' | 'payout';
 export type PayoutMode = 'pix' | 'bank' | 'both';
 export type MenuAction = 'submit' | 'edit' | 'reveal' | 'save' | 'quit';
 
 /** Short label of a field (the summary). */
-export function fieldLabel(lang: WizardLang, path: FieldPath): string {
-  return tr(lang, `wizard.label.${path}`);
+export function fieldLabel(lang: Lang, path: FieldPath): string {
+  return say(lang, `wizard.label.${path}`);
 }
 
 /** The question for a field: its label, then the guidance in brackets (when it has any). */
-export function fieldQuestion(lang: WizardLang, path: FieldPath): string {
+export function fieldQuestion(lang: Lang, path: FieldPath): string {
   const help = `wizard.help.${path}`;
-  const extra = help in CATALOGUE.en ? tr(lang, help as MessageKey) : '';
+  const extra = isMessageKey(help) ? say(lang, help) : '';
   return extra ? `${fieldLabel(lang, path)} (${extra.replace(/^\((.*)\)$/, '$1')}):` : `${fieldLabel(lang, path)}:`;
 }
 
-export function sectionTitle(lang: WizardLang, id: SectionId): string {
-  return tr(lang, `wizard.section.${id}`);
+export function sectionTitle(lang: Lang, id: SectionId): string {
+  return say(lang, `wizard.section.${id}`);
 }
 
-/** Readable label of a choice value (marital status, document or account type): one table for the wizard and the sheets. */
-export { choiceLabel } from '../../i18n/index.js';
-
-export function payoutLabel(lang: WizardLang, mode: PayoutMode): { name: string; description: string } {
-  return { name: tr(lang, `wizard.payout.${mode}`), description: tr(lang, `wizard.payoutHow.${mode}`) };
+/** Readable label of a choice value (marital status, document or account type): one table for the wizard and the sheets; the value itself when it has none. */
+export function choiceLabel(lang: Lang, value: string): string {
+  const key = `choice.${value}`;
+  return isMessageKey(key) ? say(lang, key) : value;
 }
 
-/** The wizard's own texts, by their name in the catalogue without `wizard.`. */
-export type TextKey = MessageKey extends infer K ? (K extends `wizard.${infer Name}` ? Name : never) : never;
-
-/** A wizard text with `{name}` placeholders filled. */
-export function t(lang: WizardLang, key: TextKey, values: Record<string, string | number> = {}): string {
-  return tr(lang, `wizard.${key}` as MessageKey, values);
+export function payoutLabel(lang: Lang, mode: PayoutMode): { name: string; description: string } {
+  return { name: say(lang, `wizard.payout.${mode}`), description: say(lang, `wizard.payoutHow.${mode}`) };
 }
 
 /** The key help under a list. */
-export function listHelp(lang: WizardLang): string {
-  return tr(lang, 'wizard.listHelp');
+export function listHelp(lang: Lang): string {
+  return say(lang, 'wizard.listHelp');
 }

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import type { Io } from '../io.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
-import { t, type WizardLang } from './messages.js';
+import { type Lang, say } from '../../i18n/index.js';
 import { writeWrapped } from '../wrap.js';
 
 export interface Keeper {
   io: Pick<Io, 'stderr'>;
-  lang: WizardLang;
+  lang: Lang;
   theme: Theme;
   now: Date;
 }
@@ -41,7 +41,7 @@ export async function saveDraft(keeper: Keeper, submission: Record<string, unkno
       }
     }
   } catch (error) {
-    keeper.io.stderr.write(`${keeper.theme.error(t(keeper.lang, 'draftFailed', { dir, cause: (error as Error).message }))}\n${text}`);
+    keeper.io.stderr.write(`${keeper.theme.error(say(keeper.lang, 'wizard.draftFailed', { dir, cause: (error as Error).message }))}\n${text}`);
     return undefined;
   }
 }
@@ -52,19 +52,19 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
   for (;;) {
     const answer = await prompts.input({
       name: 'save-path',
-      message: t(lang, 'savePath'),
+      message: say(lang, 'wizard.savePath'),
       default: fallback ?? `${safeName(submission.idProposta)}.json`,
-      validate: (raw) => (raw.trim() ? true : t(lang, 'required')),
+      validate: (raw) => (raw.trim() ? true : say(lang, 'wizard.required')),
     });
     const path = answer.trim();
     if (existsSync(path)) {
-      const replace = await prompts.confirm({ name: 'overwrite', message: t(lang, 'overwrite', { path }), default: false });
+      const replace = await prompts.confirm({ name: 'overwrite', message: say(lang, 'wizard.overwrite', { path }), default: false });
       if (!replace) continue;
     }
     await writeFile(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
     // `mode` applies only to a new file; a replaced one keeps its old mode otherwise.
     await chmod(path, 0o600);
-    keeper.io.stderr.write(`${keeper.theme.success(t(lang, 'saved', { path }))}\n`);
+    keeper.io.stderr.write(`${keeper.theme.success(say(lang, 'wizard.saved', { path }))}\n`);
     return path;
   }
 }
@@ -72,5 +72,5 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
 /** A draft without a question, and a line naming it (after a refused send). */
 export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<void> {
   const path = await saveDraft(keeper, submission, dir);
-  if (path) writeWrapped(keeper.io.stderr, `${keeper.theme.warning(t(keeper.lang, 'draftKept', { path }))}\n`);
+  if (path) writeWrapped(keeper.io.stderr, `${keeper.theme.warning(say(keeper.lang, 'wizard.draftKept', { path }))}\n`);
 }

@@ -9,7 +9,8 @@ import type { FieldPath } from '../../domain/submission.js';
 import { maskMiddle } from '../../redact.js';
 import type { Theme } from '../theme.js';
 import { type Draft, SECTIONS, fieldKind, payoutFields, payoutModeOf } from './fields.js';
-import { type WizardLang, choiceLabel, fieldLabel, payoutLabel, sectionTitle, t } from './messages.js';
+import { type Lang, say } from '../../i18n/index.js';
+import { choiceLabel, fieldLabel, payoutLabel, sectionTitle } from './messages.js';
 
 /** The summary's form of a value: masked for document, account, phone and CPF or phone Pix keys. */
 export function maskValue(path: FieldPath, value: string): string {
@@ -29,7 +30,7 @@ export function maskValue(path: FieldPath, value: string): string {
   }
 }
 
-function shown(lang: WizardLang, path: FieldPath, value: string, reveal = false): string {
+function shown(lang: Lang, path: FieldPath, value: string, reveal = false): string {
   if (fieldKind(path) === 'select') {
     const label = choiceLabel(lang, value);
     return label.startsWith(value) ? label : `${value} (${label})`;
@@ -81,13 +82,13 @@ function packSection(title: string, values: readonly string[], width: number | u
 const MENU_ROWS = 8;
 
 /** The summary as lines of text, with warnings from `validateSubmission` at the end. */
-export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warnings: readonly Issue[] = [], options: SummaryOptions = {}): string[] {
+export function renderSummary(draft: Draft, lang: Lang, theme: Theme, warnings: readonly Issue[] = [], options: SummaryOptions = {}): string[] {
   const rows: { section?: string; label: string; field: string; value: string }[] = [];
   const compact: string[] = [];
   for (const section of SECTIONS) {
     rows.push({ section: sectionTitle(lang, section.id), label: '', field: '', value: '' });
     const mode = section.id === 'payout' ? payoutModeOf(draft) : undefined;
-    if (mode) rows.push({ label: t(lang, 'payoutMode'), field: '', value: payoutLabel(lang, mode).name });
+    if (mode) rows.push({ label: say(lang, 'wizard.payoutMode'), field: '', value: payoutLabel(lang, mode).name });
     const fields = section.id === 'payout' ? (mode ? payoutFields(mode) : []) : section.fields;
     const values: string[] = mode ? [payoutLabel(lang, mode).name] : [];
     for (const path of fields) {
@@ -99,15 +100,15 @@ export function renderSummary(draft: Draft, lang: WizardLang, theme: Theme, warn
     compact.push(...packSection(sectionTitle(lang, section.id), values, options.columns));
   }
   const warningLines = warnings.length
-    ? [`  ${theme.warning(t(lang, 'warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${w.message}`)]
+    ? [`  ${theme.warning(say(lang, 'wizard.warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${say(lang, w.message)}`)]
     : [];
   // 1 title + every row, then the menu: more than the terminal holds means the top scrolls away.
   if (options.rows !== undefined && 1 + rows.length + warningLines.length + MENU_ROWS > options.rows) {
-    return [theme.strong(t(lang, 'summaryTitle')), ...compact, ...warningLines];
+    return [theme.strong(say(lang, 'wizard.summaryTitle')), ...compact, ...warningLines];
   }
   const labelWidth = Math.max(...rows.filter((r) => !r.section).map((r) => r.label.length));
   const fieldWidth = Math.max(...rows.map((r) => r.field.length));
-  const lines = [theme.strong(t(lang, 'summaryTitle'))];
+  const lines = [theme.strong(say(lang, 'wizard.summaryTitle'))];
   for (const row of rows) {
     if (row.section) lines.push(`  ${theme.info(row.section)}`);
     else lines.push(`    ${row.label.padEnd(labelWidth)}  ${theme.muted(row.field.padEnd(fieldWidth))}  ${row.value}`);

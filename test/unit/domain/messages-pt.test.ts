@@ -6,7 +6,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateSubmission } from '../../../src/domain/validate.js';
-import { CATALOGUE } from '../../../src/i18n/index.js';
+import { CATALOGUE, type Lang, say } from '../../../src/i18n/index.js';
+import type { Issue } from '../../../src/domain/issue.js';
 
 const fixtures = new URL('../../../fixtures/', import.meta.url);
 const load = (name: string): unknown => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'));
@@ -24,19 +25,25 @@ function words(message: string): string {
     .replace(/\b(?:idProposta|pessoa|contaBancaria|chavePix|compe|agencia|conta|tipo|naturalidade|documento|endereco|estadoCivil|email|telefone|numero|orgaoExpedidor|uf|dataDeEmissao|tipoDocumento|rua|complemento|bairro|cidade|cep|DICT|E\.164|UUID|CPF|CNH|CNPJ|RENACH|STR|CEP|Pix|JSON|null|MiB|YYYY-MM-DD)\b/g, '');
 }
 
+/** A document's problems, their messages said in `lang`. */
+function validateIn(lang: Lang, document: unknown): { errors: Issue[]; warnings: Issue[] } & Record<'errorTexts' | 'warningTexts', string[]> {
+  const result = validateSubmission(document, { now });
+  return { ...result, errorTexts: result.errors.map((e) => say(lang, e.message)), warningTexts: result.warnings.map((w) => say(lang, w.message)) };
+}
+
 const invalid = readdirSync(new URL('invalid/', fixtures)).filter((f) => f.endsWith('.json') && f !== 'not-json.json' && f !== 'empty.json');
 
 describe('field-rule messages in Portuguese', () => {
   it.each(invalid)('invalid/%s: the same paths, Portuguese words', (file) => {
     const document = load(`invalid/${file}`);
-    const en = validateSubmission(document, { now });
-    const pt = validateSubmission(document, { now, lang: 'pt-BR' });
+    const en = validateIn('en', document);
+    const pt = validateIn('pt-BR', document);
     expect(pt.errors.map((e) => e.path)).toEqual(en.errors.map((e) => e.path));
     expect(pt.warnings.map((w) => w.path)).toEqual(en.warnings.map((w) => w.path));
-    for (const issue of [...pt.errors, ...pt.warnings]) {
-      expect(words(issue.message), issue.message).not.toMatch(ENGLISH);
+    for (const text of [...pt.errorTexts, ...pt.warningTexts]) {
+      expect(words(text), text).not.toMatch(ENGLISH);
     }
-    expect(pt.errors.map((e) => e.message)).not.toEqual(en.errors.map((e) => e.message));
+    expect(pt.errorTexts).not.toEqual(en.errorTexts);
   });
 
   it('warnings and normalisation notes too: unknown fields, rewrites, CEP outside the state, a state in the issuing body', () => {
@@ -54,11 +61,11 @@ describe('field-rule messages in Portuguese', () => {
       },
       contaBancaria: { compe: '999', agencia: '12', conta: '12345-6', tipo: 'corrente', chavePix: 'Maria@Example.com' },
     };
-    const pt = validateSubmission(document, { now, lang: 'pt-BR' });
+    const pt = validateIn('pt-BR', document);
     expect(pt.errors).toEqual([]);
     expect(pt.warnings.length).toBeGreaterThan(10);
-    for (const warning of pt.warnings) expect(words(warning.message), warning.message).not.toMatch(ENGLISH);
-    expect(pt.warnings.filter((w) => w.path === 'pessoa.endereco.cep').map((w) => w.message)).toContain('o CEP 01310100 está fora da faixa postal de RJ; confira o CEP e a UF');
+    for (const text of pt.warningTexts) expect(words(text), text).not.toMatch(ENGLISH);
+    expect(pt.warnings.filter((w) => w.path === 'pessoa.endereco.cep').map((w) => say('pt-BR', w.message))).toContain('o CEP 01310100 está fora da faixa postal de RJ; confira o CEP e a UF');
   });
 
   it('the Portuguese of the catalogue has no text left in English', () => {

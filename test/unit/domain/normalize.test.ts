@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { tr } from '../../../src/i18n/index.js';
-import { normalizeField, normalizePhone, normalizeSubmission } from '../../../src/domain/normalize.js';
+import { say } from '../../../src/i18n/index.js';
+import { normalizeField, normalizePhone, normalizeSubmission as normalize } from '../../../src/domain/normalize.js';
+import { inEnglish } from '../in-english.js';
+
+const normalizeSubmission = (input: Record<string, unknown>) => inEnglish(normalize(input));
 
 /** `{a: {b: value}}` from `a.b`. */
 function nest(path: string, value: unknown): Record<string, unknown> {
@@ -123,7 +126,7 @@ describe('normalizeField notes', () => {
     ['pessoa.endereco.cep', ' 01310-100', ['surrounding spaces trimmed', 'CEP stripped of punctuation']],
     ['contaBancaria.agencia', '7', ['zero-padded to 4 digits']],
     ['pessoa.endereco.cidade', 'Sa\u0303o Paulo', ['accents composed (Unicode NFC)']],
-  ])('%s %j → %j', (path, raw, notes) => expect(normalizeField(path, raw).notes.map((note) => tr('en', note))).toEqual(notes));
+  ])('%s %j → %j', (path, raw, notes) => expect(normalizeField(path, raw).notes.map((note) => say('en', note))).toEqual(notes));
 });
 
 describe('normalizePhone', () => {
@@ -217,7 +220,7 @@ describe('Pix keys with phone or CPF punctuation', () => {
   ])('%j → %j', (raw, expected, note) => {
     const { value, notes } = normalizeField('contaBancaria.chavePix', raw);
     expect(value).toBe(expected);
-    expect(notes.map((n) => tr('en', n)).join(' ')).toMatch(note);
+    expect(notes.map((n) => say('en', n)).join(' ')).toMatch(note);
   });
 });
 

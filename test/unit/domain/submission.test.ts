@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { submissionJsonSchema } from '../../../src/domain/json-schema.js';
-import { fieldSchemas, type FieldPath } from '../../../src/domain/submission.js';
+import { fieldSchemas, type FieldPath, messageOfZod } from '../../../src/domain/submission.js';
+import { say } from '../../../src/i18n/index.js';
 
-const messageOf = (path: FieldPath, value: unknown): string | undefined =>
-  fieldSchemas[path].safeParse(value).error?.issues[0]?.message;
+const messageOf = (path: FieldPath, value: unknown): string | undefined => {
+  const issue = fieldSchemas[path].safeParse(value).error?.issues[0];
+  return issue && say('en', messageOfZod(issue));
+};
 
 describe('field messages say what is expected and show a good value', () => {
   it.each<[FieldPath, unknown, RegExp]>([

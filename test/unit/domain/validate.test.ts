@@ -1,6 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateSubmission } from '../../../src/domain/validate.js';
+import { type ValidateOptions, validateSubmission as validate } from '../../../src/domain/validate.js';
+import { inEnglish } from '../in-english.js';
+
+const validateSubmission = (input: unknown, options: ValidateOptions) => inEnglish(validate(input, options));
 
 const fixtures = new URL('../../../fixtures/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, fixtures), 'utf8');

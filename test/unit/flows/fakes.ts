@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { text } from '../../../src/i18n/index.js';
+import { msg } from '../../../src/i18n/index.js';
 import {
   holdsProposal,
   type AnswerRecord,
@@ -26,7 +26,7 @@ type Counted = 'claim' | 'recordAnswer' | 'recordResult' | 'recordDelivery' | 'r
 
 /** A failure of the record as the engines report one (a full disk). */
 export function storeFailure(location = 'memory:fake'): StorageError {
-  return new StorageError(location, text('store.cannotWrite'), 'ENOSPC', text('store.hintFull'));
+  return new StorageError(location, msg('store.cannotWrite'), 'ENOSPC', msg('store.hintFull'));
 }
 
 /** The record in memory: the guard as the engines apply it, each call counted, failures on demand. */

@@ -5,7 +5,11 @@ import { basename, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { say } from '../../../src/i18n/index.js';
 import { ExitCode } from '../../../src/errors.js';
-import { FILE_PATH, MAX_FILE_BYTES, expandInputs, loadSource, parseDocument } from '../../../src/flows/inputs.js';
+import { FILE_PATH, MAX_FILE_BYTES, expandInputs, loadSource as loadFrom, parseDocument as parse } from '../../../src/flows/inputs.js';
+import { inEnglish } from '../in-english.js';
+
+const loadSource = (...args: Parameters<typeof loadFrom>) => inEnglish(loadFrom(...args));
+const parseDocument = (...args: Parameters<typeof parse>) => inEnglish(parse(...args));
 
 let root: string;
 

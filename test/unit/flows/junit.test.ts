@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { junitXml } from '../../../src/flows/junit.js';
 import type { SubmitResult } from '../../../src/domain/report.js';
+import { msg } from '../../../src/i18n/index.js';
 
 /** The XML as a conformant parser reads it: every element with its attributes and text; throws on a well-formedness error. */
 function parseXml(xml: string): Array<{ name: string; attributes: Record<string, string>; text: string }> {
@@ -34,7 +35,7 @@ function result(overrides: Partial<SubmitResult>): SubmitResult {
     idContrato: 'C-1',
     erros: [],
     result: null,
-    message: 'accepted',
+    message: msg('run.accepted', { id: 'C-1' }),
     exitCode: ExitCode.ok,
     warnings: [],
     errors: [],
@@ -44,7 +45,7 @@ function result(overrides: Partial<SubmitResult>): SubmitResult {
   };
 }
 
-const options = { seconds: 1.5, timestamp: '2026-01-02T03:04:05.000Z' };
+const options = { seconds: 1.5, timestamp: '2026-01-02T03:04:05.000Z', lang: 'en' } as const;
 
 describe('junitXml', () => {
   it('is well-formed XML 1.0 when a file name and a service message hold control characters', () => {
@@ -56,7 +57,7 @@ describe('junitXml', () => {
           outcome: 'rejected',
           httpStatus: 422,
           idContrato: null,
-          message: 'rejected by the service\u0007 "quoted" & <angled>',
+          message: msg('run.rejectedOther', { status: 422, message: 'bad\u0007 "quoted" & <angled>' }),
           erros: [{ codigo: 'SVC_P00003', msg: 'bad\u0000value\u000b\r\nnext line' }],
           exitCode: ExitCode.rejected,
         }),
@@ -73,16 +74,16 @@ describe('junitXml', () => {
       'lone\\ud800surrogate\\uffff.json',
     ]);
     const failure = elements.find((e) => e.name === 'failure');
-    expect(failure?.attributes).toMatchObject({ type: 'rejected', message: 'rejected by the service\\u0007 "quoted" & <angled>' });
+    expect(failure?.attributes).toMatchObject({ type: 'rejected', message: '422 refused by the service: bad\\u0007 "quoted" & <angled>' });
     expect(failure?.text).toBe('SVC_P00003: bad\\u0000value\\u000b\r\nnext line');
     expect(elements.find((e) => e.name === 'testsuite')?.attributes).toMatchObject({ tests: '3', failures: '1' });
   });
 
   it('keeps plain text as it is', () => {
-    const xml = junitXml([result({ file: 'ação/proposta 1.json', message: 'aceito' })], options);
+    const xml = junitXml([result({ file: 'ação/proposta 1.json', message: msg('run.alreadyAccepted', { when: 'às 10h', id: 'C-1' }) })], { ...options, lang: 'pt-BR' });
     const elements = parseXml(xml);
     expect(elements.find((e) => e.name === 'testcase')?.attributes.name).toBe('ação/proposta 1.json');
-    expect(elements.find((e) => e.name === 'system-out')?.text).toBe('accepted: aceito (idContrato C-1)');
+    expect(elements.find((e) => e.name === 'system-out')?.text).toBe('accepted: já aceita em às 10h: contrato C-1 (do registro local, não enviada de novo) (idContrato C-1)');
   });
 });
 
@@ -91,8 +92,8 @@ describe('junitXml: skipped files and times', () => {
     const xml = junitXml(
       [
         result({ file: 'a.json', elapsedMs: 1234 }),
-        result({ file: 'b-copy.json', outcome: 'skipped', httpStatus: null, idContrato: 'C-OF-A', message: 'not sent: proposal PROP-1 is also in a.json', exitCode: ExitCode.rejected }),
-        result({ file: 'c.json', outcome: 'rejected', httpStatus: 422, idContrato: null, message: '422 rejected', exitCode: ExitCode.rejected, elapsedMs: 50 }),
+        result({ file: 'b-copy.json', outcome: 'skipped', httpStatus: null, idContrato: 'C-OF-A', message: msg('run.alsoIn', { id: 'PROP-1', file: 'a.json' }), exitCode: ExitCode.rejected }),
+        result({ file: 'c.json', outcome: 'rejected', httpStatus: 422, idContrato: null, message: msg('run.rejected', { status: 422, codes: 'SVC_V00001' }), exitCode: ExitCode.rejected, elapsedMs: 50 }),
       ],
       options,
     );

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { reportsExitCode, validateFiles } from '../../../src/flows/validate-files.js';
-import type { FileReport } from '../../../src/domain/report.js';
+import { inEnglish } from '../in-english.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../../fixtures/${name}`, import.meta.url));
 const now = new Date(2025, 5, 15, 12, 0, 0);
@@ -25,9 +25,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const run = (paths: string[], strict = false, keepValues = false): FileReport[] =>
-  validateFiles(paths, { cwd: root, stdin: {}, now, strict, keepValues });
-const summary = (reports: FileReport[]) => reports.map((r) => [r.file, r.ok, r.exitCode]);
+const reports = (paths: string[], strict = false, keepValues = false) => validateFiles(paths, { cwd: root, stdin: {}, now, strict, keepValues });
+const run = (...args: Parameters<typeof reports>) => reports(...args).map(inEnglish);
+const summary = (reports: ReturnType<typeof run>) => reports.map((r) => [r.file, r.ok, r.exitCode]);
 
 describe('validateFiles', () => {
   it('a folder: every file, sorted, each with its own result', () =>
@@ -45,7 +45,7 @@ describe('validateFiles', () => {
     [['batch', 'missing.json'], ExitCode.invalid],
     [['empty.json'], ExitCode.invalid],
     [['not-json.json'], ExitCode.invalid],
-  ])('%j → batch exit %i (first failure in input order)', (paths, code) => expect(reportsExitCode(run(paths))).toBe(code));
+  ])('%j → batch exit %i (first failure in input order)', (paths, code) => expect(reportsExitCode(reports(paths))).toBe(code));
 
   it('a valid file reports its warnings, and the normalised value only with keepValues', () => {
     expect(run(['warn.json'])[0]?.value).toBeUndefined();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../../src/errors.js';
 import { checkCertificateDates, expiresSoon, loadTlsMaterial, type ClientCertificateInfo } from '../../../src/settings/tls-files.js';
 import { makeTestCerts, type TestCerts } from '../../e2e/certs.js';
+import { say } from '../../../src/i18n/index.js';
 
 let certs: TestCerts;
 beforeAll(() => {
@@ -44,7 +45,7 @@ describe('loadTlsMaterial', () => {
     copyFileSync(certs.clientKey, key);
     chmodSync(key, 0o640);
     const tls = loadTlsMaterial({ ...none, 'tls.cert': certs.clientCert, 'tls.key': key }, { 'tls.key': 'env' }, {});
-    expect(tls?.warnings.map((w) => w.en)).toEqual([`ECONSIG_TLS_KEY ${key} can be read by other users (mode 0640); run: chmod 600 ${key}`]);
+    expect(tls?.warnings.map((w) => say('en', w))).toEqual([`ECONSIG_TLS_KEY ${key} can be read by other users (mode 0640); run: chmod 600 ${key}`]);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHOICE_FIELDS, allowedChoices, choiceOf } from '../../../src/sheets/choices.js';
 import { SHEET_COLUMNS } from '../../../src/sheets/columns.js';
 import { dropDownValues } from '../../../src/sheets/xlsx-writer.js';
+import { say } from '../../../src/i18n/index.js';
 
 describe('choiceOf: a coded cell as the code, the Portuguese or the English label', () => {
   it.each([
@@ -39,8 +40,8 @@ describe('choiceOf: a coded cell as the code, the Portuguese or the English labe
   });
 
   it('lists the allowed values as labels with their codes, in the language asked', () => {
-    expect(allowedChoices('contaBancaria.tipo', 'pt-BR')).toBe('Conta corrente (CORRENTE), Conta poupança (POUPANCA)');
-    expect(allowedChoices('pessoa.documento.tipoDocumento', 'en')).toBe("RG (identity card) (RG), CNH (driver's licence) (CNH)");
+    expect(say('pt-BR', allowedChoices('contaBancaria.tipo'))).toBe('Conta corrente (CORRENTE), Conta poupança (POUPANCA)');
+    expect(say('en', allowedChoices('pessoa.documento.tipoDocumento'))).toBe("RG (identity card) (RG), CNH (driver's licence) (CNH)");
   });
 });
 

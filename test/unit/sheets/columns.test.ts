@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fieldSchemas } from '../../../src/domain/submission.js';
 import { SHEET_COLUMNS, columnOfHeader, foldHeader } from '../../../src/sheets/columns.js';
 import { cellText, mapHeader } from '../../../src/sheets/check-sheet.js';
-import { isMessageKey } from '../../../src/i18n/index.js';
+import { type Lang, type Message, isMessageKey, say } from '../../../src/i18n/index.js';
 
 const column = (path: string) => SHEET_COLUMNS.find((c) => c.path === path)!;
 
@@ -36,24 +36,31 @@ describe('columns', () => {
   ])('header %j names %s', (header, path) => expect(columnOfHeader(header)?.path).toBe(path));
 });
 
+/** The header's mapping, its messages said in `lang` (the language the run would say them in). */
+function mapIn(cells: readonly unknown[], lang: Lang) {
+  const mapping = mapHeader(cells, lang);
+  const said = <T extends { message: Message }>(issues: readonly T[]) => issues.map((issue) => ({ ...issue, message: say(lang, issue.message) }));
+  return { ...mapping, warnings: said(mapping.warnings), errors: said(mapping.errors) };
+}
+
 describe('mapHeader', () => {
   it('names missing required columns and warns unknown ones with a near miss', () => {
-    const mapping = mapHeader(['Id da proposta', 'Agenca', 'CEP', 'CEP'], 'pt-BR');
+    const mapping = mapIn(['Id da proposta', 'Agenca', 'CEP', 'CEP'], 'pt-BR');
     expect(mapping.warnings).toEqual([
       { path: '(header)', column: 'Agenca', message: 'coluna desconhecida "Agenca": ignorada; você quis dizer "Agência"?' },
       { path: 'pessoa.endereco.cep', column: 'CEP', message: 'a coluna "CEP" repete "CEP": ignorada' },
     ]);
     expect(mapping.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'Naturalidade', message: 'falta a coluna obrigatória "Naturalidade" (pessoa.naturalidade)' });
     expect(mapping.errors.at(-1)!.message).toMatch(/faltam as colunas do pagamento/);
-    const en = mapHeader(['Proposal id', 'Postl code'], 'en');
+    const en = mapIn(['Proposal id', 'Postl code'], 'en');
     expect(en.warnings).toEqual([{ path: '(header)', column: 'Postl code', message: 'unknown column "Postl code": ignored; did you mean "Postal code"?' }]);
     expect(en.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'City of birth', message: 'the required column "City of birth" (pessoa.naturalidade) is missing' });
   });
 
   it('names a missing column in the language the other headers are written in, whatever the messages are in', () => {
-    const pt = mapHeader(['Id da proposta', 'CEP', 'Agência'], 'en');
+    const pt = mapIn(['Id da proposta', 'CEP', 'Agência'], 'en');
     expect(pt.errors).toContainEqual(expect.objectContaining({ path: 'pessoa.naturalidade', column: 'Naturalidade' }));
-    const en = mapHeader(['Proposal id', 'Postal code'], 'pt-BR');
+    const en = mapIn(['Proposal id', 'Postal code'], 'pt-BR');
     expect(en.errors).toContainEqual({ path: 'pessoa.naturalidade', column: 'City of birth', message: 'falta a coluna obrigatória "City of birth" (pessoa.naturalidade)' });
   });
 });
@@ -72,14 +79,14 @@ describe('cellText', () => {
     [{ richText: [{ text: 'Bela ' }, { text: 'Vista' }] }, 'pessoa.endereco.bairro', 'Bela Vista', false],
     [null, 'pessoa.endereco.bairro', '', false],
   ])('%j in %s → %j (warning: %s)', (value, path, text, warned) => {
-    const converted = cellText(value, column(path), 'en');
+    const converted = cellText(value, column(path));
     expect(converted.text).toBe(text);
     expect(converted.warning !== undefined).toBe(warned);
   });
 
   it('a formula without a cached value and an error cell are errors', () => {
-    expect(cellText({ formula: 'A1' }, column('pessoa.endereco.cidade'), 'en').error).toMatch(/no computed value/);
-    expect(cellText({ error: '#N/A' }, column('pessoa.endereco.cidade'), 'en').error).toBe('the cell holds the error #N/A');
+    expect(say('en', cellText({ formula: 'A1' }, column('pessoa.endereco.cidade')).error as Message)).toMatch(/no computed value/);
+    expect(say('en', cellText({ error: '#N/A' }, column('pessoa.endereco.cidade')).error as Message)).toBe('the cell holds the error #N/A');
   });
 });
 

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EconsigError, ExitCode, UsageError } from '../../../src/errors.js';
-import { text } from '../../../src/i18n/index.js';
+import { msg } from '../../../src/i18n/index.js';
 import { createIo } from '../../../src/ui/io.js';
 import { renderError, usageMessage } from '../../../src/ui/errors.js';
 
@@ -25,7 +25,7 @@ describe('commander usage errors, said by their code (ui/errors.ts usageMessage)
     ['commander.excessArguments', "error: too many arguments for 'get'. Expected 1 argument but got 2: a, b.", 'argumentos demais: a, b', undefined],
     [
       'commander.invalidArgument',
-      "error: option '--port <n>' argument 'abc' is invalid. expected a port number from 0 to 65535 (0 picks a free port).",
+      "error: option '--port <n>' argument 'abc' is invalid. cli.expectPort",
       'valor inválido abc em --port <n>: informe uma porta de 0 a 65535 (0 escolhe uma livre).',
       undefined,
     ],
@@ -49,7 +49,7 @@ describe('commander usage errors, said by their code (ui/errors.ts usageMessage)
 });
 
 describe('the error boundary (ui/errors.ts renderError)', () => {
-  const noBaseUrl = () => new UsageError(text('config.noBaseUrl', { profile: 'homolog' }), text('config.noBaseUrlHint', { profile: 'homolog' }));
+  const noBaseUrl = () => new UsageError(msg('config.noBaseUrl', { profile: 'homolog' }), msg('config.noBaseUrlHint', { profile: 'homolog' }));
 
   it('keeps the English text as the error message, for logs and the store', () => {
     expect(noBaseUrl().message).toBe('Profile "homolog" has no base-url.');
@@ -73,7 +73,7 @@ describe('the error boundary (ui/errors.ts renderError)', () => {
 
   it('says a text inside a text (a reason inside a message) in the same language', () => {
     const c = capture('pt-BR');
-    const error = new UsageError(text('config.invalidValue', { shown: ' "0"', key: 'concurrency', where: '', reason: text('config.expectConcurrency') }));
+    const error = new UsageError(msg('config.invalidValue', { shown: ' "0"', key: 'concurrency', where: '', reason: msg('config.expectConcurrency') }));
     renderError(error, c.io);
     expect(c.stderr()).toBe('erro: Valor inválido "0" para concurrency: informe um número inteiro de 1 a 256.\n');
   });

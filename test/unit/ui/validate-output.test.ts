@@ -4,6 +4,8 @@ import { ExitCode } from '../../../src/errors.js';
 import { createIo } from '../../../src/ui/io.js';
 import { createValidationOutput } from '../../../src/ui/validate-output.js';
 import type { FileReport } from '../../../src/domain/report.js';
+import { msg, say } from '../../../src/i18n/index.js';
+import type { Issue } from '../../../src/domain/issue.js';
 
 function capture(json: boolean, lang: 'pt-BR' | 'en' = 'en') {
   const stdout = new PassThrough();
@@ -26,13 +28,13 @@ function reports(count: number): FileReport[] {
       errors: ok
         ? []
         : [
-            { path: 'pessoa.endereco.cep', message: 'must be 8 digits, e.g. "01310100"' },
+            { path: 'pessoa.endereco.cep', message: msg('rule.cep') },
             // A second issue, with what JSON must escape: quotes, backslash, control and line-separator characters.
-            ...(i % 2 ? [{ path: 'pessoa.nome', message: `tab\there, "quoted" \\ and\u2028a\u0000b ${i}` }] : []),
+            ...(i % 2 ? [{ path: 'pessoa.nome', message: msg('rule.notRealDate', { value: `tab\there, "quoted" \\ and\u2028a\u0000b ${i}` }) }] : []),
             // One message larger than a piece of text output.
-            ...(i === 1_235 ? [{ path: 'pessoa.email', message: `${'é'.repeat(40_000)}!` }] : []),
+            ...(i === 1_235 ? [{ path: 'pessoa.email', message: msg('rule.notRealDate', { value: `${'é'.repeat(40_000)}!` }) }] : []),
           ],
-      warnings: i % 2 ? [{ path: 'pessoa.naturalidade', message: `accents composed (Unicode NFC): "Ribeira\u0303o" → "Ribeirão" ${i}` }] : [],
+      warnings: i % 2 ? [{ path: 'pessoa.naturalidade', message: msg('rule.changed', { notes: 'accents composed (Unicode NFC)', from: '"Ribeira\u0303o"', to: `"Ribeirão" ${i}` }) }] : [],
       exitCode: ok ? ExitCode.ok : ExitCode.invalid,
     };
   });
@@ -46,7 +48,8 @@ describe('validate output, written as the reports come', () => {
     for (const r of all) output.add(r);
     output.finish();
     await new Promise((resolve) => setImmediate(resolve));
-    const expected = { ok: false, files: all.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors, warnings: r.warnings })) };
+    const said = (issues: Issue[]) => issues.map((issue) => ({ path: issue.path, message: say('en', issue.message) }));
+    const expected = { ok: false, files: all.map((r) => ({ file: r.file, ok: r.ok, errors: said(r.errors), warnings: said(r.warnings) })) };
     expect(c.stdout()).toBe(`${JSON.stringify(expected)}\n`);
     expect(c.stderr()).toBe('');
   });
@@ -90,8 +93,8 @@ describe('validate output, written as the reports come', () => {
       output.add({
         file: `p${i}.json`,
         ok,
-        errors: ok ? [] : [{ path: 'pessoa.endereco.cep', message: 'deve ter 8 dígitos' }],
-        warnings: i < warnings ? [{ path: 'pessoa.nome', message: 'espaços removidos' }] : [],
+        errors: ok ? [] : [{ path: 'pessoa.endereco.cep', message: msg('rule.cep') }],
+        warnings: i < warnings ? [{ path: 'pessoa.nome', message: msg('rule.emptyAbsent') }] : [],
         exitCode: ok ? ExitCode.ok : ExitCode.invalid,
       });
     }

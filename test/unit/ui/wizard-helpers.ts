@@ -5,6 +5,7 @@
  * field, and the next queued answer is typed in its place, as a clerk would.
  */
 import { PassThrough } from 'node:stream';
+import type { Lang } from '../../../src/i18n/index.js';
 import type { Io } from '../../../src/ui/io.js';
 import { PromptCancelledError, type WizardPrompts } from '../../../src/ui/prompts.js';
 
@@ -75,7 +76,7 @@ export function fakePrompts(script: Record<string, Answer[]>): FakePrompts {
   return { prompts, asked, shown, defaults, left: () => [...queues].flatMap(([name, q]) => q.map(() => name)) };
 }
 
-export function fakeIo(canPrompt = true): Io & { text(): string } {
+export function fakeIo(canPrompt = true, lang: Lang = 'en'): Io & { text(): string } {
   const stderr = new PassThrough();
   const stdout = new PassThrough();
   let text = '';
@@ -90,6 +91,7 @@ export function fakeIo(canPrompt = true): Io & { text(): string } {
     colorStdout: false,
     json: false,
     verbose: false,
+    lang,
     text: () => text,
   };
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InterruptedError } from '../../../src/errors.js';
+import { type Message, say } from '../../../src/i18n/index.js';
 import { runWizard } from '../../../src/ui/wizard/index.js';
 import { fakeIo } from './wizard-helpers.js';
 
@@ -96,7 +97,7 @@ describe('wizard with the real prompts', () => {
       expect(error).toBeInstanceOf(InterruptedError);
       expect((error as InterruptedError).exitCode).toBe(130);
       const [name] = readdirSync(dir);
-      expect((error as Error).message).toContain(`O que foi digitado está salvo em ${join(dir, name as string)}`);
+      expect(say('pt-BR', (error as InterruptedError).text as Message)).toContain(`O que foi digitado está salvo em ${join(dir, name as string)}`);
       expect(JSON.parse(readFileSync(join(dir, name as string), 'utf8'))).toMatchObject({ idProposta: 'PROP-1001' });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateSubmission } from '../../../src/domain/validate.js';
 import { InterruptedError, UsageError } from '../../../src/errors.js';
-import { runWizard, searchUfs, wizardLang, type WizardLang } from '../../../src/ui/wizard/index.js';
+import { type Lang, type Message, say } from '../../../src/i18n/index.js';
+import { runWizard, searchUfs } from '../../../src/ui/wizard/index.js';
 import { maskValue } from '../../../src/ui/wizard/summary.js';
 import { type Answer, CANCEL, ENTER, fakeIo, fakePrompts, personAnswers } from './wizard-helpers.js';
 
@@ -19,7 +20,7 @@ function tempDir(): string {
   return dir;
 }
 
-async function drive(script: Record<string, Answer[]>, options: { lang?: WizardLang; prefill?: unknown; savePath?: string } = {}) {
+async function drive(script: Record<string, Answer[]>, options: { lang?: Lang; prefill?: unknown; savePath?: string } = {}) {
   const io = fakeIo();
   const fake = fakePrompts(script);
   const result = await runWizard({ io, lang: options.lang ?? 'en', now, prompts: fake.prompts, prefill: options.prefill, savePath: options.savePath });
@@ -43,21 +44,6 @@ const expectedPessoa = {
   email: 'maria.silva@example.com',
   telefone: '+5511912345678',
 };
-
-describe('wizardLang', () => {
-  it.each([
-    ['pt-BR', {}, 'pt-BR'],
-    ['en', { LANG: 'pt_BR.UTF-8' }, 'en'],
-    [undefined, { LANG: 'pt_BR.UTF-8' }, 'pt-BR'],
-    [undefined, { LANG: 'en_US.UTF-8' }, 'en'],
-    [undefined, { LC_ALL: 'pt_PT.UTF-8', LANG: 'en_US.UTF-8' }, 'pt-BR'],
-    [undefined, { LC_ALL: '', LC_MESSAGES: 'C', LANG: 'pt_BR' }, 'en'],
-    [undefined, { LC_ALL: '', LANG: 'pt_BR' }, 'pt-BR'],
-    [undefined, {}, 'en'],
-  ] as const)('--lang %s with %j is %s', (flag, env, lang) => {
-    expect(wizardLang(flag, env)).toBe(lang);
-  });
-});
 
 describe('runWizard: payout branches', () => {
   it('Pix: asks only for the key and returns a submission that validates', async () => {
@@ -384,7 +370,9 @@ describe('runWizard: leaving', () => {
 
   it('Ctrl-C before any answer leaves at once (exit 130)', async () => {
     const fake = fakePrompts({ idProposta: [CANCEL] });
-    await expect(runWizard({ io: fakeIo(), lang: 'pt-BR', now, prompts: fake.prompts })).rejects.toMatchObject({ exitCode: 130, message: 'Cancelado; nada foi enviado.' });
+    const error = await runWizard({ io: fakeIo(true, 'pt-BR'), lang: 'pt-BR', now, prompts: fake.prompts }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 130 });
+    expect(say('pt-BR', (error as InterruptedError).text as Message)).toBe('Cancelado; nada foi enviado.');
   });
 
   it('without a terminal it never starts: a usage error (exit 2) that says to pass --file', async () => {
@@ -430,7 +418,7 @@ describe('renderSummary at 80x24', () => {
     const { renderSummary } = await import('../../../src/ui/wizard/summary.js');
     const { readPrefill } = await import('../../../src/ui/wizard/fields.js');
     const { createTheme } = await import('../../../src/ui/theme.js');
-    const draft = readPrefill(JSON.parse(readFileSync(join('fixtures', 'valid', 'bank-and-pix.json'), 'utf8'))).draft;
+    const draft = readPrefill(JSON.parse(readFileSync(join('fixtures', 'valid', 'bank-and-pix.json'), 'utf8')), 'en').draft;
     const theme = createTheme(fakeIo());
     const full = renderSummary(draft, 'pt-BR', theme, [], {});
     const short = renderSummary(draft, 'pt-BR', theme, [], { rows: 24 });
@@ -448,7 +436,7 @@ describe('renderSummary at 80x24', () => {
     document.pessoa.endereco.rua = 'Avenida Brigadeiro Faria Lima';
     document.pessoa.endereco.complemento = 'Conjunto 101, Torre Norte';
     document.pessoa.email = 'maria.aparecida.dos.santos@example.com';
-    const draft = readPrefill(document).draft;
+    const draft = readPrefill(document, 'en').draft;
     const theme = createTheme(fakeIo());
     const wide = renderSummary(draft, 'pt-BR', theme, [], { rows: 24 });
     const short = renderSummary(draft, 'pt-BR', theme, [], { rows: 24, columns: 80 });

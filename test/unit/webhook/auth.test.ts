@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCallbackAuth, createAuthenticator, defaultScheme, type CallbackAuth } from '../../../src/webhook/auth.js';
 import { signWebhook } from '../../../src/webhook/verify.js';
+import { say } from '../../../src/i18n/index.js';
 
 const body = Buffer.from('{"idContrato":"C-1","status":"APROVADO"}');
 const now = 1_800_000_000;
@@ -26,7 +27,8 @@ describe('checkCallbackAuth', () => {
     [{ scheme: 'basic', secret: 'u:p' }, undefined],
     [{ scheme: 'api-key', secret: 'k', apiKeyHeader: 'bad header' }, 'webhook.api-key-header "bad header" is not a valid header name.'],
   ])('%j → %s', (auth, want) => {
-    expect(checkCallbackAuth(auth)?.en).toBe(want);
+    const problem = checkCallbackAuth(auth);
+    expect(problem && say('en', problem)).toBe(want);
   });
 });
 

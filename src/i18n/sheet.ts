@@ -1,11 +1,12 @@
 /**
- * The sheet's own words (headers, cells, skipped rows) in English and Brazilian
+ * The sheet's own words (headers, cells, skipped rows, the template) in English and Brazilian
  * Portuguese. Values shown in quotes are passed quoted (JSON.stringify), so a quote inside
  * a cell cannot break the sentence. Part of the one catalogue of i18n/index.ts.
  */
 export const en = {
-  'sheet.row': 'row',
-  'sheet.unknownColumn': 'unknown column {header}: ignored',
+  'sheet.fileRow': '{file}, row {row}',
+  'sheet.resultsWritten': 'results written to {path}',
+  'sheet.unknownColumn': 'unknown column {header}: ignored{didYouMean}',
   'sheet.didYouMean': '; did you mean {near}?',
   'sheet.duplicateColumn': 'column {header} repeats {first}: ignored',
   'sheet.missingColumn': 'the required column {label} ({path}) is missing',
@@ -22,7 +23,7 @@ export const en = {
   'sheet.dateCell': 'date cell read as {text}',
   'sheet.formulaNoValue': 'the formula has no computed value (save the sheet in Excel or LibreOffice first)',
   'sheet.cellError': 'the cell holds the error {code}',
-  'sheet.lostZerosHint': 'if Excel dropped leading zeros, the value would be {fixed}; format the column as Text',
+  'sheet.lostZerosHint': '{message} (if Excel dropped leading zeros, the value would be {fixed}; format the column as Text)',
   'sheet.unknownChoice': '{value} is not one of the allowed values: {allowed}',
   'sheet.notUtf8': 'from row {row} on the file is not valid UTF-8, though its start was; save it as "CSV UTF-8"',
   'sheet.badCsv': 'the CSV cannot be read at line {line} of the file: {reason}',
@@ -78,11 +79,18 @@ export const en = {
   'sheet.help.contaBancaria.conta': 'with the check digit after a hyphen',
   'sheet.help.contaBancaria.tipo': 'checking or savings (pick from the list)',
   'sheet.help.contaBancaria.chavePix': 'e-mail, phone (+55...), CPF or random key; or the bank data',
+  'sheet.templateBinaryOnTerminal': 'an xlsx file is binary and stdout is a terminal',
+  'sheet.templateBinaryOnTerminalHint': 'Write it to a file: econsig template -o modelo.xlsx (or pipe it).',
+  'sheet.templateExists': '{path} already exists',
+  'sheet.templateExistsHint': 'Choose another file with -o, or add --force to overwrite it.',
+  'sheet.templateCannotWrite': 'cannot write {path} ({code})',
+  'sheet.templateCannotWriteHint': 'Check the folder and its permissions, or choose another file with -o.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
-  'sheet.row': 'linha',
-  'sheet.unknownColumn': 'coluna desconhecida {header}: ignorada',
+  'sheet.fileRow': '{file}, linha {row}',
+  'sheet.resultsWritten': 'resultados escritos em {path}',
+  'sheet.unknownColumn': 'coluna desconhecida {header}: ignorada{didYouMean}',
   'sheet.didYouMean': '; você quis dizer {near}?',
   'sheet.duplicateColumn': 'a coluna {header} repete {first}: ignorada',
   'sheet.missingColumn': 'falta a coluna obrigatória {label} ({path})',
@@ -99,7 +107,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'sheet.dateCell': 'célula de data lida como {text}',
   'sheet.formulaNoValue': 'a fórmula não tem valor calculado (salve a planilha no Excel ou LibreOffice antes)',
   'sheet.cellError': 'a célula tem o erro {code}',
-  'sheet.lostZerosHint': 'se o Excel apagou zeros à esquerda, o valor seria {fixed}; formate a coluna como Texto',
+  'sheet.lostZerosHint': '{message} (se o Excel apagou zeros à esquerda, o valor seria {fixed}; formate a coluna como Texto)',
   'sheet.unknownChoice': '{value} não é um dos valores permitidos: {allowed}',
   'sheet.notUtf8': 'a partir da linha {row} o arquivo não é UTF-8 válido, embora o início fosse; salve como "CSV UTF-8"',
   'sheet.badCsv': 'o CSV não pode ser lido na linha {line} do arquivo: {reason}',
@@ -153,4 +161,10 @@ export const ptBR: Record<keyof typeof en, string> = {
   'sheet.help.contaBancaria.conta': 'com dígito após o hífen',
   'sheet.help.contaBancaria.tipo': 'corrente ou poupança (escolha na lista)',
   'sheet.help.contaBancaria.chavePix': 'e-mail, celular (+55...), CPF ou chave aleatória; ou os dados bancários',
+  'sheet.templateBinaryOnTerminal': 'um arquivo xlsx é binário e a saída padrão é o terminal',
+  'sheet.templateBinaryOnTerminalHint': 'Grave-o num arquivo: econsig template -o modelo.xlsx (ou redirecione a saída).',
+  'sheet.templateExists': '{path} já existe',
+  'sheet.templateExistsHint': 'Escolha outro arquivo com -o, ou acrescente --force para sobrescrevê-lo.',
+  'sheet.templateCannotWrite': 'não foi possível gravar {path} ({code})',
+  'sheet.templateCannotWriteHint': 'Confira a pasta e as permissões dela, ou escolha outro arquivo com -o.',
 };

@@ -18,6 +18,8 @@ export const en = {
   'choice.CNH': "CNH (driver's licence)",
   'choice.CORRENTE': 'Checking account',
   'choice.POUPANCA': 'Savings account',
+  'choice.withCode': '{label} ({code})',
+  'choice.allowed': '{choices}',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -34,4 +36,6 @@ export const ptBR: Record<keyof typeof en, string> = {
   'choice.CNH': 'CNH (carteira de motorista)',
   'choice.CORRENTE': 'Conta corrente',
   'choice.POUPANCA': 'Conta poupança',
+  'choice.withCode': '{label} ({code})',
+  'choice.allowed': '{choices}',
 };
