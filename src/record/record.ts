@@ -74,7 +74,7 @@ export type ClaimResult =
  * again must not make a second contract of an identical denied proposal; corrected data
  * may go. Rejected, not_found, invalid (and every answer that proves nothing was created)
  * free it. Engines apply this rule inside the claim's transaction; it is here as the one
- * statement of it (sqlite.ts and postgres.ts spell it in SQL as HOLDS_SQL).
+ * statement of it (sql.ts spells it in SQL for both engines).
  */
 export function holdsProposal(record: SubmissionRecord, bodyHash: string): boolean {
   if (record.answer === null) return true;
@@ -83,7 +83,6 @@ export function holdsProposal(record: SubmissionRecord, bodyHash: string): boole
   if (record.result?.outcome === 'denied') return record.bodyHash === bodyHash;
   return record.result === null || record.result.outcome === 'approved';
 }
-
 
 export interface HistoryQuery {
   idProposta?: string;

@@ -160,15 +160,16 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
     expect(await pg.psql('SELECT count(*) FROM econsig_deliveries', `store_${n}`)).toBe('2\n');
   });
 
-  it('deliveries of one turn share a commit: duplicates inside the batch are found, each answer is its own', async () => {
+  it('deliveries arriving together: duplicates among them are found, each answer is its own', async () => {
     const store = await openStore();
     const batch = Array.from({ length: 50 }, (_, i) => delivery({ webhookId: `w${i % 20}`, bodyHash: `b${i}`, idContrato: `C-${i % 20}` }));
     const answers = await Promise.all(batch.map((d) => store.recordDelivery(d)));
-    expect(answers.slice(0, 20)).toEqual(Array(20).fill('stored'));
-    expect(answers.slice(20)).toEqual(Array(30).fill('duplicate'));
+    // Each on a connection of its own, committed in any order: one copy of each webhook-id is stored.
+    for (let id = 0; id < 20; id++) expect(answers.filter((a, i) => i % 20 === id && a === 'stored'), `w${id}`).toHaveLength(1);
+    expect(answers.filter((a) => a === 'duplicate')).toHaveLength(30);
     expect(await pg.psql('SELECT count(*) FROM econsig_deliveries', `store_${n}`)).toBe('20\n');
     expect(await pg.psql('SELECT count(*) FROM econsig_results', `store_${n}`)).toBe('20\n');
-    // Close waits for a batch in flight.
+    // Close waits for the writes under way.
     const late = store.recordDelivery(delivery({ webhookId: 'late', bodyHash: 'late' }));
     await store.close();
     expect(await late).toBe('stored');
