@@ -1,0 +1,242 @@
+/**
+ * The record's contract (src/record/record.ts), written once and run against every engine
+ * (keyv's one test suite for every adapter): sqlite.test.ts and postgres.test.ts call
+ * `recordContract`. An engine is done when this passes on it; a check added here is a
+ * check for both. What only one engine has (file modes, schema versions, LISTEN, a
+ * database that goes away) stays in that engine's file.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AnswerRecord, type ClaimRequest, holdsProposal, type Store } from '../../../src/record/record.js';
+import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
+
+/** A fresh, empty record of one engine, for one test. */
+export interface RecordUnderTest {
+  /** Another connection to this record (another process, as far as the engine knows). */
+  open(): Promise<Store>;
+  /** Rows in one of the record's tables (named as in SQLite), counted with the engine's own client. */
+  count(table: 'submissions' | 'deliveries' | 'results'): Promise<number>;
+  /** Damages the first answer's `erros` as a broken disk or a hand edit could. */
+  damageFirstAnswer(): Promise<void>;
+  /** Removes what the record left behind (stores opened by `open` are closed by the suite). */
+  dispose(): Promise<void>;
+}
+
+export const claimOf = (idProposta: string, extra: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  idProposta,
+  baseUrl: 'http://127.0.0.1:4010',
+  bodyHash: 'h1',
+  file: `${idProposta}.json`,
+  profile: 'default',
+  at: new Date().toISOString(),
+  force: false,
+  ...extra,
+});
+
+export const answerOf = (outcome: string, idContrato: string | null = null, httpStatus: number | null = 202): AnswerRecord => ({
+  at: new Date().toISOString(),
+  outcome,
+  httpStatus,
+  idContrato,
+  erros: outcome === 'rejected' ? [{ codigo: 'SVC_X', msg: 'no' }] : [],
+  message: outcome,
+});
+
+export const deliveryOf = (extra: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
+  receivedAt: new Date().toISOString(),
+  webhookId: 'w1',
+  bodyHash: 'b1',
+  idContrato: 'C-9',
+  idProposta: 'P9',
+  status: 'APROVADO',
+  outcome: 'approved',
+  reason: null,
+  verified: null,
+  payload: '{}',
+  ...extra,
+});
+
+/** Claims a proposal that must be free; its ref. */
+export async function claimed(store: Store, idProposta: string, extra: Partial<ClaimRequest> = {}): Promise<string> {
+  const claim = await store.claim(claimOf(idProposta, extra));
+  if (claim.kind !== 'claimed') throw new Error(`${idProposta} was not claimed`);
+  return claim.ref;
+}
+
+export function recordContract(name: string, fresh: () => Promise<RecordUnderTest>): void {
+  describe(`the record's contract: ${name}`, () => {
+    let record: RecordUnderTest;
+    const stores: Store[] = [];
+    const open = async (): Promise<Store> => {
+      const store = await record.open();
+      stores.push(store);
+      return store;
+    };
+    beforeEach(async () => {
+      record = await fresh();
+    });
+    afterEach(async () => {
+      for (const store of stores.splice(0)) await store.close();
+      await record.dispose();
+    });
+
+    it('claims a free proposal once; the second claim is held by the first; another service is another guard', async () => {
+      const store = await open();
+      const first = await store.claim(claimOf('P1'));
+      expect(first.kind).toBe('claimed');
+      const second = await store.claim(claimOf('P1'));
+      expect(second.kind).toBe('held');
+      if (second.kind === 'held' && first.kind === 'claimed') {
+        expect(second.earlier.ref).toBe(first.ref);
+        expect(second.earlier.answer).toBeNull();
+      }
+      expect((await store.claim(claimOf('P1', { baseUrl: 'https://homolog.example' }))).kind).toBe('claimed');
+    });
+
+    it('claims asked for at once still see each other', async () => {
+      const store = await open();
+      const [a, b, c] = await Promise.all([store.claim(claimOf('P1')), store.claim(claimOf('P1')), store.claim(claimOf('P2'))]);
+      expect([a?.kind, b?.kind].sort()).toEqual(['claimed', 'held']);
+      expect(c?.kind).toBe('claimed');
+    });
+
+    it('5 stores (processes) claiming the same 20 proposals at once, twice each: each proposal is claimed exactly once', async () => {
+      const all = await Promise.all(Array.from({ length: 5 }, () => open()));
+      const claims = await Promise.all(
+        all.flatMap((s) => Array.from({ length: 20 }, (_, i) => s.claim(claimOf(`P${i}`)))).concat(all.flatMap((s) => Array.from({ length: 20 }, (_, i) => s.claim(claimOf(`P${19 - i}`))))),
+      );
+      expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(20);
+      expect(await record.count('submissions')).toBe(20);
+      expect(new Set((await all[0]!.history({ limit: 100 })).entries.map((e) => e.idProposta)).size).toBe(20);
+    });
+
+    it.each([
+      ['rejected', null, false],
+      ['not_found', null, false],
+      ['unauthorized', null, false],
+      ['unknown', null, true],
+      ['accepted', 'C-1', true],
+    ])('an answer %s leaves the proposal held: %s', async (outcome, contract, held) => {
+      const store = await open();
+      await store.recordAnswer(await claimed(store, 'P1'), answerOf(outcome, contract));
+      expect((await store.claim(claimOf('P1'))).kind).toBe(held ? 'held' : 'claimed');
+    });
+
+    it('an approved contract holds the proposal; a denied one holds it against the same body only; a cancelled one frees it', async () => {
+      const store = await open();
+      for (const [proposal, outcome, held] of [
+        ['P1', 'approved', true],
+        ['P2', 'denied', true],
+        ['P3', 'cancelled', false],
+      ] as const) {
+        await store.recordAnswer(await claimed(store, proposal), answerOf('accepted', `C-${proposal}`));
+        await store.recordResult({ idContrato: `C-${proposal}`, at: new Date().toISOString(), outcome, status: null, reason: null });
+        const again = await store.claim(claimOf(proposal));
+        expect(again.kind, proposal).toBe(held ? 'held' : 'claimed');
+        if (again.kind === 'held') {
+          expect(again.earlier.result?.outcome).toBe(outcome);
+          expect(holdsProposal(again.earlier, again.earlier.bodyHash)).toBe(true);
+        }
+      }
+      // Corrected data after a denial may go: only the very same body is held.
+      expect((await store.claim(claimOf('P2', { bodyHash: 'h2' }))).kind).toBe('claimed');
+    });
+
+    it('a rejected resend does not free a proposal whose earlier contract is still accepted', async () => {
+      const store = await open();
+      await store.recordAnswer(await claimed(store, 'P1'), answerOf('accepted', 'C-1'));
+      const forced = await store.claim(claimOf('P1', { force: true }));
+      expect(forced.kind).toBe('claimed');
+      if (forced.kind !== 'claimed') return;
+      expect(forced.overridden?.answer?.idContrato).toBe('C-1');
+      await store.recordAnswer(forced.ref, answerOf('rejected', null, 422));
+      const third = await store.claim(claimOf('P1'));
+      expect(third.kind).toBe('held');
+      if (third.kind === 'held') expect(third.earlier.answer?.idContrato).toBe('C-1');
+    });
+
+    it('a delivery is stored once: the same webhook-id or the same body is a duplicate, from another connection too', async () => {
+      const store = await open();
+      expect(await store.recordDelivery(deliveryOf())).toBe('stored');
+      expect(await store.recordDelivery(deliveryOf({ bodyHash: 'b2' }))).toBe('duplicate');
+      expect(await store.recordDelivery(deliveryOf({ webhookId: 'w2' }))).toBe('duplicate');
+      expect(await store.recordDelivery(deliveryOf({ webhookId: null, bodyHash: 'b3' }))).toBe('stored');
+      expect((await store.resultOf('C-9'))?.outcome).toBe('approved');
+      // Two processes on one record: the unique constraints hold across connections.
+      const other = await open();
+      expect(await other.recordDelivery(deliveryOf({ bodyHash: 'b4' }))).toBe('duplicate');
+      expect(await record.count('deliveries')).toBe(2);
+    });
+
+    it('the same delivery received by two connections at once is stored once', async () => {
+      const [a, b] = [await open(), await open()];
+      const at = await Promise.all([a.recordDelivery(deliveryOf()), b.recordDelivery(deliveryOf()), a.recordDelivery(deliveryOf({ bodyHash: 'b2' })), b.recordDelivery(deliveryOf({ webhookId: 'w2' }))]);
+      expect(at.filter((x) => x === 'stored')).toHaveLength(1);
+      expect(await a.recordDelivery(deliveryOf({ webhookId: null, bodyHash: 'b3' }))).toBe('stored');
+      expect((await b.resultOf('C-9'))?.outcome).toBe('approved');
+      expect(await record.count('deliveries')).toBe(2);
+    });
+
+    it('deliveries arriving together: duplicates among them are found, each answer is its own, close waits for writes under way', async () => {
+      const store = await open();
+      const burst = Array.from({ length: 50 }, (_, i) => deliveryOf({ webhookId: `w${i % 20}`, bodyHash: `b${i}`, idContrato: `C-${i % 20}` }));
+      const answers = await Promise.all(burst.map((d) => store.recordDelivery(d)));
+      for (let id = 0; id < 20; id++) expect(answers.filter((a, i) => i % 20 === id && a === 'stored'), `w${id}`).toHaveLength(1);
+      expect(answers.filter((a) => a === 'duplicate')).toHaveLength(30);
+      expect(await record.count('deliveries')).toBe(20);
+      expect(await record.count('results')).toBe(20);
+      const late = store.recordDelivery(deliveryOf({ webhookId: 'late', bodyHash: 'late' }));
+      await store.close();
+      expect(await late).toBe('stored');
+    });
+
+    it('a field holding U+0000 (escaped in the JSON) is stored, not refused forever', async () => {
+      const store = await open();
+      expect(await store.recordDelivery(deliveryOf({ idContrato: 'C-\u0000-1', payload: '{"idContrato":"C-\\u0000-1"}' }))).toBe('stored');
+      expect((await store.resultOf('C-\u0000-1'))?.outcome).toBe('approved');
+    });
+
+    it('an unknown status is stored but is not a result', async () => {
+      const store = await open();
+      expect(await store.recordDelivery(deliveryOf({ status: 'EM_ANALISE', outcome: 'unknown' }))).toBe('stored');
+      expect(await store.resultOf('C-9')).toBeNull();
+    });
+
+    it('follows results recorded by another connection after it started', async () => {
+      const [store, other] = [await open(), await open()];
+      await other.recordResult({ idContrato: 'C-old', at: new Date().toISOString(), outcome: 'approved', status: null, reason: null });
+      const seen: string[] = [];
+      const stop = new AbortController();
+      await store.followResults((r) => seen.push(r.idContrato), { signal: stop.signal, intervalMs: 10 });
+      await other.recordResult({ idContrato: 'C-new', at: new Date().toISOString(), outcome: 'denied', status: null, reason: 'no' });
+      await expect.poll(() => seen, { timeout: 2_000 }).toEqual(['C-new']);
+      stop.abort();
+    });
+
+    it('history filters in the engine, newest first, and counts how many more', async () => {
+      const store = await open();
+      for (let i = 0; i < 30; i++) {
+        const ref = await claimed(store, `P${i}`, { at: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z` });
+        await store.recordAnswer(ref, i % 3 === 0 ? answerOf('rejected', null, 422) : answerOf('accepted', `C-${i}`));
+      }
+      const page = await store.history({ limit: 20 });
+      expect(page.entries).toHaveLength(20);
+      expect(page.entries[0]?.idProposta).toBe('P29');
+      expect(page.entries[0]?.sentAt).toBe('2026-01-01T00:00:29.000Z');
+      expect(page.more).toBe(10);
+      expect((await store.history({ idProposta: 'P3', limit: 20 })).entries.map((e) => e.answer?.erros[0]?.codigo)).toEqual(['SVC_X']);
+      expect((await store.history({ idContrato: 'C-4', limit: 20 })).entries.map((e) => e.idProposta)).toEqual(['P4']);
+      expect((await store.history({ outcome: 'rejected', limit: 100 })).entries).toHaveLength(10);
+      expect((await store.history({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).entries).toHaveLength(5);
+    });
+
+    it('history reports a row it cannot read and shows the others', async () => {
+      const store = await open();
+      for (const id of ['P1', 'P2']) await store.recordAnswer(await claimed(store, id), answerOf('rejected', null, 422));
+      await record.damageFirstAnswer();
+      const page = await store.history({ limit: 20 });
+      expect(page.entries.map((e) => e.idProposta)).toEqual(['P2']);
+      expect(page.unreadable).toHaveLength(1);
+      expect(page.unreadable[0]).toMatch(/submission /);
+    });
+  });
+}
