@@ -34,10 +34,10 @@ const MIGRATION_LOCK = 4_020_015;
 
 /**
  * Schema migrations, in order; `econsig_schema` records each one applied. Append only: a
- * released migration never changes. Table names start with econsig_ so the store can
- * share a database with other applications.
+ * released migration never changes (test/unit/record/schema/postgres.txt holds each version).
+ * Table names start with econsig_ so the store can share a database with other applications.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE econsig_submissions (
      id BIGSERIAL PRIMARY KEY,
      ref TEXT NOT NULL UNIQUE,

@@ -23,9 +23,9 @@ const BUSY_TIMEOUT_MS = 15_000;
 
 /**
  * Schema migrations, in order; PRAGMA user_version counts those applied. Append only:
- * a released migration never changes.
+ * a released migration never changes (test/unit/record/schema/sqlite.txt holds each version).
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE submissions (
      id INTEGER PRIMARY KEY,
      ref TEXT NOT NULL UNIQUE,

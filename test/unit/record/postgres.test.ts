@@ -2,10 +2,11 @@
  * The PostgreSQL team store against a real PostgreSQL (test/e2e/postgres.ts starts a
  * throwaway cluster): the record's contract (contract.ts), then what only a shared database
  * has: schema versions and concurrent migration, LISTEN/NOTIFY, U+0000 in text, the
- * password never shown.
+ * password never shown, and the released schema (schema/postgres.txt).
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../../../src/record/postgres.js';
+import { MIGRATIONS, PostgresStore } from '../../../src/record/postgres.js';
 import { StorageError } from '../../../src/settings/home.js';
 import { havePostgres, type PgCluster, startPostgres } from '../../e2e/postgres.js';
 import { deliveryOf, recordContract } from './contract.js';
@@ -114,5 +115,44 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       expect((error as StorageError).hint).toContain('is up and reachable');
       expect(JSON.stringify({ m: (error as Error).message, h: (error as StorageError).hint })).not.toContain('sekret-pass');
     });
+
+    it('the released schema never changes: each version as PostgreSQL reports it is the committed snapshot', async () => {
+      const versions: string[] = [];
+      for (let v = 1; v <= MIGRATIONS.length; v++) {
+        const { name, url } = await freshDatabase();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        for (const sql of MIGRATIONS.slice(0, v)) await client.query(sql);
+        await client.end();
+        versions.push(`-- version ${v}\n${await describeSchema(name)}`);
+      }
+      // A migration that changes a released version fails here; a new version adds a section (vitest -u, deliberately).
+      await expect(`${versions.join('\n\n')}\n`).toMatchFileSnapshot('schema/postgres.txt');
+      // What the store itself builds is the last version (beside its version table).
+      const { name, url } = await freshDatabase();
+      await (await PostgresStore.open(url)).close();
+      const version = (await cluster.psql('SELECT max(version) FROM econsig_schema', name)).trim();
+      expect(`-- version ${version}\n${await describeSchema(name)}`).toBe(versions.at(-1));
+    });
   });
 });
+
+/**
+ * The record's tables (econsig_schema, the version table, aside), their columns, constraints
+ * and indexes, and triggers, as PostgreSQL's catalogue reports them.
+ */
+async function describeSchema(database: string): Promise<string> {
+  const ours = (column: string) => `${column} LIKE 'econsig\\_%' AND ${column} <> 'econsig_schema'`;
+  const queries = [
+    `SELECT 'table ' || table_name || ': ' || column_name || ' ' || data_type || CASE WHEN is_nullable = 'NO' THEN ' NOT NULL' ELSE '' END || coalesce(' DEFAULT ' || column_default, '')
+       FROM information_schema.columns WHERE table_schema = 'public' AND ${ours('table_name')} ORDER BY table_name, ordinal_position`,
+    `SELECT 'constraint ' || conrelid::regclass || ' ' || conname || ': ' || pg_get_constraintdef(oid)
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND ${ours('conrelid::regclass::text')} ORDER BY 1`,
+    `SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = 'public' AND ${ours('tablename')} ORDER BY indexname`,
+    `SELECT 'trigger ' || tgname || ': ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname`,
+    `SELECT 'function ' || proname || ': ' || pg_get_function_result(oid) FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname`,
+  ];
+  let text = '';
+  for (const sql of queries) text += await cluster.psql(sql, database);
+  return text.trimEnd();
+}

@@ -1,14 +1,14 @@
 /**
  * The SQLite store: the record's contract (contract.ts), then what only a file in
  * ECONSIG_HOME has: its modes, one turn's writes in one transaction, a file that is not a
- * database.
+ * database, and the released schema (schema/sqlite.txt).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/record/sqlite.js';
+import { MIGRATIONS, SqliteStore } from '../../../src/record/sqlite.js';
 import { StorageError } from '../../../src/settings/home.js';
 import { claimOf, recordContract } from './contract.js';
 
@@ -67,4 +67,40 @@ describe('SqliteStore', () => {
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).code).toBe('CORRUPT');
   });
+
+  it('the released schema never changes: each version as SQLite reports it is the committed snapshot', async () => {
+    const versions = MIGRATIONS.map((_, n) => {
+      const db = new DatabaseSync(':memory:');
+      for (const sql of MIGRATIONS.slice(0, n + 1)) db.exec(sql);
+      const schema = describeSchema(db);
+      db.close();
+      return `-- version ${n + 1}\n${schema}`;
+    });
+    // A migration that changes a released version fails here; a new version adds a section (vitest -u, deliberately).
+    await expect(`${versions.join('\n\n')}\n`).toMatchFileSnapshot('schema/sqlite.txt');
+    // What the store itself builds is the last version.
+    await (await SqliteStore.open(home)).close();
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    expect(`-- version ${Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version)}\n${describeSchema(db)}`).toBe(versions.at(-1));
+    db.close();
+  });
 });
+
+/** Tables, their columns, keys and indexes, as SQLite reports them (PRAGMA table_info, foreign_key_list, index_list, index_info). */
+function describeSchema(db: DatabaseSync): string {
+  type Row = Record<string, string | number | null>;
+  const rows = (sql: string) => db.prepare(sql).all() as Row[];
+  const lines: string[] = [];
+  for (const { name } of rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")) {
+    lines.push(`table ${name}`);
+    for (const c of rows(`PRAGMA table_info(${name})`)) {
+      lines.push(`  ${c.name} ${c.type}${c.notnull ? ' NOT NULL' : ''}${c.pk ? ' PRIMARY KEY' : ''}${c.dflt_value !== null ? ` DEFAULT ${c.dflt_value}` : ''}`);
+    }
+    for (const key of rows(`PRAGMA foreign_key_list(${name})`)) lines.push(`  foreign key (${key.from}) REFERENCES ${key.table} (${key.to})`);
+    for (const index of rows(`PRAGMA index_list(${name})`).sort((a, b) => String(a.name).localeCompare(String(b.name)))) {
+      const columns = rows(`PRAGMA index_info(${index.name})`).map((c) => c.name);
+      lines.push(`  index ${index.name}${index.unique ? ' UNIQUE' : ''} (${columns.join(', ')})`);
+    }
+  }
+  return lines.join('\n');
+}
