@@ -2,7 +2,7 @@
 // process, the store on) against the sandbox in another process, at concurrency 8 (set
 // BENCH_CONCURRENCY=1,8,32 for more), side by side with autocannon and a bare undici Pool
 // posting the same bodies to a fresh sandbox in the same run. Goals: at concurrency 8,
-// >= 0.6x the bare Pool's rate, under 150 MiB.
+// >= 0.5x the bare Pool's rate (issue 21's floor, with synchronous=FULL), under 150 MiB.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,7 +192,7 @@ export function printSubmit(rows) {
   const c8 = rows.find((r) => r.concurrency === 8);
   if (c8) {
     const vsBare = c8.econsig / c8.bare;
-    console.log(`goal at concurrency 8: >= 0.6x the bare Pool (whole process): ${vsBare.toFixed(2)}x ${vsBare >= 0.6 ? 'met' : 'NOT met'}; < 150 MiB: ${c8.rssMiB.toFixed(1)} MiB ${c8.rssMiB < 150 ? 'met' : 'NOT met'}`);
+    console.log(`floor at concurrency 8: >= 0.5x the bare Pool (whole process): ${vsBare.toFixed(2)}x ${vsBare >= 0.5 ? 'met' : 'NOT met'}; < 150 MiB: ${c8.rssMiB.toFixed(1)} MiB ${c8.rssMiB < 150 ? 'met' : 'NOT met'}`);
   }
 }
 
