@@ -22,7 +22,7 @@ import { type Message, msg } from '../i18n/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
-import { redactUrl, redactUrlsIn } from '../redact.js';
+import { redactConnectionString, redactConnectionStringIn } from '../redact.js';
 import { StorageError } from '../settings/home.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
 import { CHANNEL, followResults } from './postgres-follow.js';
@@ -147,7 +147,7 @@ function codeOf(error: unknown): string | undefined {
 
 /** A cause with the password cut out of its message, so not even --verbose prints it. */
 function safeCause(error: unknown, url: string): Error {
-  const message = redactUrlsIn(error instanceof Error ? error.message : String(error), url);
+  const message = redactConnectionStringIn(error instanceof Error ? error.message : String(error), url);
   const cause = new Error(message);
   cause.name = error instanceof Error ? error.name : 'Error';
   const code = codeOf(error);
@@ -180,7 +180,7 @@ export class PostgresStore implements Store {
    * database (without its password) and the cause when it cannot.
    */
   static async open(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
-    const location = redactUrl(url);
+    const location = redactConnectionString(url);
     const pg = (await import('pg')).default;
     const pool = new pg.Pool({
       connectionString: url,
@@ -208,7 +208,7 @@ export class PostgresStore implements Store {
   private failure(what: Message, error: unknown): StorageError {
     if (error instanceof StorageError) return error;
     const code = codeOf(error);
-    const detail = redactUrlsIn(error instanceof Error ? error.message : String(error), this.url);
+    const detail = redactConnectionStringIn(error instanceof Error ? error.message : String(error), this.url);
     return new StorageError(this.location, msg('store.withDetail', { what, detail }), code, hint(code, this.location), safeCause(error, this.url));
   }
 

@@ -3,7 +3,7 @@
  * Pure: no file, env or clock access, so every rule has a one-line test.
  */
 import { suggest } from '../suggest.js';
-import { maskSecret, redactUrl } from '../redact.js';
+import { maskSecret, redactConnectionString } from '../redact.js';
 import { UsageError } from '../errors.js';
 import { type MessageKey, type Message, msg } from '../i18n/index.js';
 import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
@@ -100,7 +100,7 @@ const specs: Record<SettingKey, SettingSpec> = {
   'database-url': {
     example: 'postgres://econsig@db.example.com/econsig',
     secret: true,
-    display: redactUrl,
+    display: redactConnectionString,
     parse: (raw) => {
       const text = raw.trim();
       try {
