@@ -7,7 +7,7 @@
  * certificate), and their errors quote bodies we must redact ourselves anyway.
  */
 import type { Dispatcher } from 'undici';
-import { redactToken } from '../redact.js';
+import { isSecretName, redactToken } from '../redact.js';
 import { snippetOf } from './errors.js';
 
 export type ClientAuthMethod = 'basic' | 'post';
@@ -90,8 +90,11 @@ export function parseTokenAnswer(status: number, text: string, creds: ClientCred
   } catch {
     doc = undefined;
   }
-  // An endpoint that echoes our request back must not show the secret, even base64-encoded.
-  const redact = (s: string): string => redactToken(s, creds.clientSecret).replace(/(Basic\s+)[A-Za-z0-9+/=]{8,}/gi, '$1[redacted]');
+  // An endpoint that echoes our request back must not show the secret, even base64-encoded;
+  // nor may its words repeat a token the same answer carries (access_token, refresh_token...).
+  const tokens = doc ? Object.entries(doc).flatMap(([name, value]) => (isSecretName(name) && typeof value === 'string' ? [value] : [])) : [];
+  const redact = (s: string): string =>
+    tokens.reduce((text, token) => redactToken(text, token), redactToken(s, creds.clientSecret).replace(/(Basic\s+)[A-Za-z0-9+/=]{8,}/gi, '$1[redacted]'));
   if (status === 200 && doc) {
     const accessToken = field(doc, 'access_token');
     const tokenType = field(doc, 'token_type');
@@ -116,13 +119,29 @@ export function parseTokenAnswer(status: number, text: string, creds: ClientCred
     throw new TokenRefusedError(status, redact(error), typeof description === 'string' ? redact(description) : undefined);
   }
   if (status === 401 || status === 403) throw new TokenRefusedError(status, status === 401 ? 'invalid_client' : 'access_denied', undefined);
-  const shown = redact(snippetOf(text, creds.clientSecret));
+  const shown = doc ? summaryOf(doc, redact) : redact(snippetOf(text, creds.clientSecret));
   throw new TokenEndpointUnavailableError(
     status >= 500
       ? `the token endpoint failed with HTTP ${status}${shown ? `: ${shown}` : ''}`
       : `the token endpoint answered HTTP ${status} without an access token${shown ? `: ${shown}` : ''}`,
     status,
   );
+}
+
+/**
+ * An odd answer as an error quotes it: its `error` and `error_description` (RFC 6749 §5.2)
+ * and the names of its other fields, never their values (one may be a token).
+ */
+function summaryOf(doc: Record<string, unknown>, redact: (s: string) => string): string {
+  const parts: string[] = [];
+  for (const name of ['error', 'error_description']) {
+    const value = field(doc, name);
+    if (typeof value === 'string') parts.push(`${name} "${snippetOf(redact(value))}"`);
+  }
+  const others = Object.keys(doc).filter((name) => name !== 'error' && name !== 'error_description');
+  const names = others.filter((name) => /^[\w.-]{1,40}$/.test(name)).slice(0, 10);
+  if (names.length > 0) parts.push(`fields ${names.join(', ')}${others.length > names.length ? ', …' : ''}`);
+  return parts.join('; ');
 }
 
 /** POST the client-credentials grant through `dispatcher` and return the access token. */

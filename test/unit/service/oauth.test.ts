@@ -51,4 +51,29 @@ describe('parseTokenAnswer', () => {
   ])('HTTP %s %s → unavailable', (status, body) => {
     expect(() => parseTokenAnswer(status, body, creds, 0)).toThrow(TokenEndpointUnavailableError);
   });
+
+  const TOKEN = 'tok-LEAKED-9f8e7d6c5b4a';
+  it.each([
+    ['a 400 carrying a token and no error', 400, `{"access_token":"${TOKEN}","token_type":"bearer","expires_in":300}`, 'answered HTTP 400 without an access token: fields access_token, token_type, expires_in'],
+    ['a 200 whose token has a space', 200, `{"access_token":"${TOKEN} x","refresh_token":"${TOKEN}"}`, 'answered HTTP 200 without an access token: fields access_token, refresh_token'],
+    ['a 500 with an error naming the token', 500, `{"error":"server_error","error_description":"could not store ${TOKEN}","access_token":"${TOKEN}"}`, 'failed with HTTP 500: error "server_error"; error_description "could not store [redacted]"; fields access_token'],
+    ['a form-encoded answer', 502, `access_token=${TOKEN}&token_type=bearer`, 'failed with HTTP 502: access_token=[redacted]&token_type=bearer'],
+    ['an HTML page', 502, '<html>Bad gateway</html>', 'failed with HTTP 502: <html>Bad gateway</html>'],
+  ])('an odd answer (%s) is summarised, no token quoted', (_name, status, body, said) => {
+    const error = (() => {
+      try {
+        parseTokenAnswer(status, body, creds, 0);
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('no error');
+    })();
+    expect(error).toBeInstanceOf(TokenEndpointUnavailableError);
+    expect(error.message).toBe(`the token endpoint ${said}`);
+    expect(error.message).not.toContain('LEAKED');
+  });
+  it('a refusal quotes its error and description, without a token the same answer carries', () => {
+    const body = `{"error":"invalid_grant","error_description":"token ${TOKEN} was revoked","access_token":"${TOKEN}"}`;
+    expect(() => parseTokenAnswer(400, body, creds, 0)).toThrow('the token endpoint refused: invalid_grant (token [redacted] was revoked) [HTTP 400]');
+  });
 });
