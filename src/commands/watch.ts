@@ -1,6 +1,7 @@
 import type { Context, WatchInput } from '../cli-inputs.js';
 import { msg } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { storeId } from '../settings/home.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../settings/settings.js';
 import { renderImport } from '../ui/history-output.js';
 import { createWatchOutput } from '../ui/watch-output.js';
@@ -71,6 +72,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
         tls,
         forwardTo: input.forwardTo,
         extractOptions: settings.extractOptions,
+        storeId: await storeId(settings.home, store.location),
       },
       contract: input.contract === undefined ? undefined : { idContrato: input.contract, timeoutMs: timeoutSeconds * 1000 },
       signal: ctx.signal,

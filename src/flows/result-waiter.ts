@@ -99,6 +99,8 @@ export class ContractResults {
 
 export interface WaiterOptions {
   store: Store;
+  /** The store's id (settings/home.ts storeId): our listener's /healthz says it, and a running watch's must match it. */
+  storeId: string;
   /**
    * false: bind no port, learn results from the store alone (a team store, whose receiver
    * is on another machine: docs/cli-contract.md "Teams and homologation").
@@ -115,14 +117,14 @@ export interface ResultWaiter {
   close(): Promise<void>;
 }
 
-/** The store an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
+/** The id of the store an `econsig watch` on that address writes to, from its /healthz; undefined if it is not one. */
 async function watchStoreAt(host: string, port: number): Promise<string | undefined> {
   try {
     const res = await request(`http://${hostForUrl(host)}:${port}/healthz`, { headersTimeout: 1_000, bodyTimeout: 1_000 });
     const text = await res.body.text();
     if (res.statusCode !== 200 || text.length > 4096) return undefined;
-    const body = JSON.parse(text) as { service?: unknown; store?: unknown };
-    return body.service === 'econsig-watch' && typeof body.store === 'string' ? body.store : undefined;
+    const body = JSON.parse(text) as { service?: unknown; storeId?: unknown };
+    return body.service === 'econsig-watch' && typeof body.storeId === 'string' ? body.storeId : undefined;
   } catch {
     return undefined;
   }
@@ -137,15 +139,15 @@ export async function startResultWaiter(options: WaiterOptions): Promise<ResultW
   let mode: ResultWaiter['mode'] = { kind: 'store', url: store.location };
   if (options.listen !== false) {
     try {
-      listener = await startListener({ ...options.listener, store, onEvent: (event) => results.publish(liveResult(event)) });
+      listener = await startListener({ ...options.listener, store, storeId: options.storeId, onEvent: (event) => results.publish(liveResult(event)) });
       mode = { kind: 'listening', url: listener.url };
     } catch (error) {
       if (!(error instanceof ListenError)) throw error;
       // Only a watch that writes to this very store brings the results here.
       const theirs = error.code === 'EADDRINUSE' ? await watchStoreAt(host, port) : undefined;
       if (theirs === undefined) throw cannotBind(host, port, error.code, error.cause, 'listen');
-      if (theirs !== store.location) {
-        throw new EconsigError(msg('submit.waitOtherStore', { address: `${host}:${port}`, theirs, ours: store.location }), {
+      if (theirs !== options.storeId) {
+        throw new EconsigError(msg('submit.waitOtherStore', { address: `${host}:${port}`, ours: store.location }), {
           exitCode: ExitCode.usage,
           hint: msg('submit.waitOtherStoreHint'),
         });

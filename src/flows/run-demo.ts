@@ -10,6 +10,7 @@ import { say } from '../i18n/index.js';
 import { packageFile } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
 import { openStore } from '../record/open.js';
+import { storeId } from '../settings/home.js';
 import { startResultWaiter } from './result-waiter.js';
 import { runSubmit } from './run-submit.js';
 import type { BatchProgress } from './submit-batch.js';
@@ -44,7 +45,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
     try {
       const store = await openStore({ home });
       closers.unshift(() => store.close());
-      const waiter = await startResultWaiter({ store, listener: { host: '127.0.0.1', port: 0, path: '/webhook' } });
+      const waiter = await startResultWaiter({ store, storeId: await storeId(home, store.location), listener: { host: '127.0.0.1', port: 0, path: '/webhook' } });
       closers.unshift(() => waiter.close());
       const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
       closers.unshift(() => sandbox.close());

@@ -12,6 +12,7 @@ import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '
 import type { ImportReport } from '../record/import-journal.js';
 import { openStore } from '../record/open.js';
 import type { Store } from '../record/record.js';
+import { storeId } from '../settings/home.js';
 import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
 import type { TokenSource } from '../service/token-source.js';
@@ -36,7 +37,7 @@ export async function withRecord<T>(options: RecordOptions, use: (store: Store, 
   const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) });
   let waiter: ResultWaiter | undefined;
   try {
-    if (options.wait) waiter = await startResultWaiter({ store, ...options.wait });
+    if (options.wait) waiter = await startResultWaiter({ store, storeId: await storeId(options.home, store.location), ...options.wait });
     return await use(store, waiter);
   } finally {
     await waiter?.close();

@@ -4,7 +4,8 @@
  */
 import { type Message, msg } from '../i18n/index.js';
 import { EconsigError, ExitCode } from '../errors.js';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -48,6 +49,46 @@ export async function ensureHome(home: string): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new StorageError(home, msg('store.cannotUseHome'), code, storageHint(code, home), error);
   }
+}
+
+/**
+ * What the receiver's GET /healthz says of its store, so that `submit --wait` follows a running
+ * `econsig watch` only when it writes the same store: an HMAC of the store's location under a
+ * random salt kept in this home (0600, made once). Every process of this home on that store
+ * gets the same id; anyone else learns nothing from it, and cannot check a guessed path, host
+ * or user against it. A home where the salt cannot be kept gets a salt of this process only:
+ * its id then matches no other process, which is only a refusal to follow.
+ */
+export async function storeId(home: string, location: string): Promise<string> {
+  let salt: Buffer;
+  try {
+    salt = await homeSalt(home);
+  } catch {
+    salt = randomBytes(32);
+  }
+  return createHmac('sha256', salt).update(location).digest('hex').slice(0, 32);
+}
+
+/** The home's salt, written whole under a temporary name and linked into place, so a reader never sees half of it. */
+async function homeSalt(home: string): Promise<Buffer> {
+  const path = join(home, 'store-id.salt');
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await ensureHome(home);
+  const temporary = `${path}.${randomUUID()}`;
+  await writeFile(temporary, randomBytes(32), { mode: FILE_MODE, flag: 'wx' });
+  try {
+    // Two processes starting at once: the first link wins and both read its salt.
+    await link(temporary, path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await unlink(temporary);
+  }
+  return readFile(path);
 }
 
 /** chmod `path` to `mode` when it grants anything to group or others; no-op when missing. */

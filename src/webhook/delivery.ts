@@ -23,7 +23,7 @@ export interface DeliveryRecord {
 
 /** Where the receiver keeps deliveries (the record, for one): durable before it answers 2xx. */
 export interface DeliverySink {
-  /** Named by GET /healthz, so `submit --wait` follows a running watch only when it writes the same place. */
+  /** Shown by GET /healthz only to a caller holding the callback credentials (a path, or a database's host and user). */
   readonly location: string;
   /** `duplicate` when the same webhook-id or the same body is already kept. */
   recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'>;

@@ -43,6 +43,11 @@ export interface ListenerOptions {
   metrics?: ReceiverMetrics;
   /** Where deliveries are recorded before they are answered 2xx. */
   store: DeliverySink;
+  /**
+   * What GET /healthz says of the store to anyone: an id that names no path, host or user
+   * (settings/home.ts storeId), so `submit --wait` can tell whether this receiver writes its store.
+   */
+  storeId?: string | undefined;
   extractOptions?: ExtractOptions;
   /** Relay each accepted delivery, headers and body unchanged, to this URL. */
   forwardTo?: string;
@@ -99,7 +104,8 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
 
 /**
  * Starts the webhook listener (docs/cli-contract.md "Listener", docs/peer-clis.md §4.3): POST on
- * `path` only, GET /healthz, 413 past 1 MiB, signature check on the raw bytes, 400 for
+ * `path` only, GET /healthz (status and the store's id; its location only with the callback
+ * credentials), 413 past 1 MiB, signature check on the raw bytes, 400 for
  * non-JSON, dedupe by webhook-id or body hash (the store's unique constraints, so across
  * processes too), and a 2xx only once the delivery is durable in the store. Rejects with
  * ListenError when the port cannot be bound.
@@ -111,7 +117,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const authenticate = createAuthenticator(auth);
   const metrics = options.metrics ?? createReceiverMetrics();
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
-  const health = { ok: true, service: 'econsig-watch', store: options.store.location };
+  const health = { ok: true, service: 'econsig-watch', ...(options.storeId === undefined ? {} : { storeId: options.storeId }) };
+  // The store's location (a path, or a database's host and user) only to a caller holding the callback credentials.
+  const withDetails = (headers: IncomingHttpHeaders): object =>
+    auth.scheme !== 'none' && authenticate(headers, Buffer.alloc(0), Math.floor(now().getTime() / 1000)).ok ? { ...health, store: options.store.location } : health;
   const forwardPool = options.forwardTo ? new Pool(new URL(options.forwardTo).origin, { connections: 8 }) : null;
   const forwardPath = options.forwardTo ? new URL(options.forwardTo).pathname + new URL(options.forwardTo).search : '/';
   const forwards = new Set<Promise<void>>();
@@ -249,8 +258,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     };
     try {
       if (path === '/healthz') {
-        // Names the store so `submit --wait` follows a running watch only when it writes the same one.
-        if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, health);
+        if (req.method === 'GET' || req.method === 'HEAD') reply(res, 200, withDetails(req.headers));
         else reply(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
         return;
       }

@@ -14,6 +14,8 @@ import { FakeStore, type Stub, closedPort, startStub } from './fakes.js';
 const live = (idContrato: string, outcome: ContractResult['outcome'] = 'approved'): ContractResult => ({ idContrato, outcome, status: null, reason: null, source: 'live' });
 const record = (idContrato: string, outcome: ContractResult['outcome'] = 'denied') => ({ idContrato, at: '2026-03-02T12:00:00Z', outcome, status: 'REPROVADO', reason: 'margem' });
 const never = new AbortController().signal;
+/** The store's id as settings/home.ts storeId gives it (an HMAC of its location). */
+const STORE_ID = '0f3c9a7e51d2b8a4c6e0f1a2b3c4d5e6';
 
 describe('ContractResults', () => {
   it('a result recorded before the wait began: answered from the record at once (source store)', async () => {
@@ -90,7 +92,7 @@ describe('startResultWaiter', () => {
     for (const resource of opened.splice(0).reverse()) await resource.close();
   });
   const start = async (store: FakeStore, options: { port?: number; listen?: boolean } = {}): Promise<ResultWaiter> => {
-    const waiter = await startResultWaiter({ store, listen: options.listen, listener: { host: '127.0.0.1', port: options.port ?? 0, path: '/webhook' } });
+    const waiter = await startResultWaiter({ store, storeId: STORE_ID, listen: options.listen, listener: { host: '127.0.0.1', port: options.port ?? 0, path: '/webhook' } });
     opened.push(waiter);
     return waiter;
   };
@@ -124,7 +126,7 @@ describe('startResultWaiter', () => {
 
   it('close stops following the record and closes the listener', async () => {
     const store = new FakeStore();
-    const waiter = await startResultWaiter({ store, listener: { host: '127.0.0.1', port: 0, path: '/webhook' } });
+    const waiter = await startResultWaiter({ store, storeId: STORE_ID, listener: { host: '127.0.0.1', port: 0, path: '/webhook' } });
     await waiter.close();
     expect(store.following()).toBe(0);
     await expect(post(waiter.mode.url, resultBody(randomUUID()))).rejects.toThrow();
@@ -132,15 +134,26 @@ describe('startResultWaiter', () => {
 
   it('the port held by a running `econsig watch` on the same record: follows it instead (asked once at /healthz)', async () => {
     const store = new FakeStore();
-    const watch = await stub((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ service: 'econsig-watch', store: store.location })));
+    const watch = await stub((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: 'econsig-watch', storeId: STORE_ID })));
     const waiter = await start(store, { port: watch.port });
     expect(waiter.mode).toEqual({ kind: 'following', url: `http://127.0.0.1:${watch.port}/webhook` });
     expect(watch.requests).toEqual(['GET /healthz']);
     expect(store.following()).toBe(1);
   });
 
+  it('the port held by another waiter of this store: followed, found by the store id its /healthz gives (which names no location)', async () => {
+    const store = new FakeStore();
+    const first = await start(store);
+    const health = await request(first.mode.url.replace('/webhook', '/healthz'));
+    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', storeId: STORE_ID });
+    expect((await start(store, { port: Number(new URL(first.mode.url).port) })).mode.kind).toBe('following');
+    const other = await startResultWaiter({ store, storeId: 'a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5', listener: { host: '127.0.0.1', port: Number(new URL(first.mode.url).port), path: '/webhook' } }).catch((e: unknown) => e);
+    expect((other as EconsigError).exitCode).toBe(ExitCode.usage);
+  });
+
   it.each([
-    ['a watch writing to another record', { service: 'econsig-watch', store: '/elsewhere/econsig.db' }, ExitCode.usage],
+    ['a watch writing to another record', { ok: true, service: 'econsig-watch', storeId: 'a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5' }, ExitCode.usage],
+    ['a watch of an earlier version (it named its store, not its id)', { ok: true, service: 'econsig-watch', store: '/elsewhere/econsig.db' }, ExitCode.usage],
     ['something else on the port', { hello: 'world' }, ExitCode.usage],
   ])('the port held by %s: the operator\'s error (exit %s), nothing followed', async (_name, healthz, exitCode) => {
     const store = new FakeStore();
@@ -155,7 +168,7 @@ describe('startResultWaiter', () => {
     const port = await closedPort();
     const broken = new FakeStore();
     broken.failFrom.followResults = 1;
-    const error = await startResultWaiter({ store: broken, listener: { host: '127.0.0.1', port, path: '/webhook' } }).catch((e: unknown) => e);
+    const error = await startResultWaiter({ store: broken, storeId: STORE_ID, listener: { host: '127.0.0.1', port, path: '/webhook' } }).catch((e: unknown) => e);
     expect((error as EconsigError).exitCode).toBe(ExitCode.storage);
     expect((await start(new FakeStore(), { port })).mode.kind).toBe('listening');
   });

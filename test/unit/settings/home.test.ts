@@ -1,8 +1,8 @@
-import { mkdtemp, mkdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureHome, homePaths, resolveHome } from '../../../src/settings/home.js';
+import { ensureHome, homePaths, resolveHome, storeId } from '../../../src/settings/home.js';
 import { openConfigFile } from '../../../src/settings/config-file.js';
 
 describe('resolveHome', () => {
@@ -69,5 +69,36 @@ describe('file modes', () => {
     const file = await openConfigFile(home);
     expect(await mode(path)).toBe(0o600);
     expect(file.token('default')).toBe('x');
+  });
+});
+
+describe('storeId (what /healthz says of the store)', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'econsig-store-id-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('the same for every process of a home on one store, another for another store or home; never the location', async () => {
+    const home = join(root, 'a');
+    const location = 'postgres://econsig@db.example.com/econsig';
+    const ids = await Promise.all(Array.from({ length: 8 }, () => storeId(home, location)));
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(await storeId(home, 'postgres://econsig@db.example.com/other')).not.toBe(ids[0]);
+    expect(await storeId(join(root, 'b'), location)).not.toBe(ids[0]);
+    // The salt is kept 0600 in the home, alone (no temporary left).
+    expect(await readdir(home)).toEqual(['store-id.salt']);
+    expect((await stat(join(home, 'store-id.salt'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('a home where no salt can be kept still gets an id, of this process only', async () => {
+    const file = join(root, 'not-a-folder');
+    await writeFile(file, 'x');
+    const id = await storeId(join(file, 'home'), 'x');
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(await storeId(join(file, 'home'), 'x')).not.toBe(id);
   });
 });

@@ -138,8 +138,8 @@ describe('listener: bad requests', () => {
     expect((await post(l.url, body)).status).toBe(200);
   });
 
-  it('404 off the path, 405 for another method, healthz 200 naming the service and its store', async () => {
-    const l = await listen();
+  it('404 off the path, 405 for another method, healthz 200 naming the service and the store\'s id, never its path', async () => {
+    const l = await listen({ storeId: 'id-of-the-store' });
     const base = `http://127.0.0.1:${l.port}`;
     expect((await post(`${base}/other`, '{}')).status).toBe(404);
     const get = await request(l.url, { method: 'GET' });
@@ -148,8 +148,32 @@ describe('listener: bad requests', () => {
     expect(get.headers.allow).toBe('POST');
     const health = await request(`${base}/healthz`);
     expect(health.statusCode).toBe(200);
-    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', store: join(home, 'econsig.db') });
+    expect(await health.body.json()).toEqual({ ok: true, service: 'econsig-watch', storeId: 'id-of-the-store' });
     expect((await post(`${l.url}?x=1`, sandboxBody())).status).toBe(200);
+  });
+
+  it.each([
+    ['bearer', { authorization: 'Bearer s3cret-callback-token' }, { authorization: 'Bearer wrong-token-123' }],
+    ['api-key', { 'x-api-key': 's3cret-callback-token' }, { 'x-api-key': 'wrong' }],
+    ['basic', { authorization: `Basic ${Buffer.from('user:s3cret').toString('base64')}` }, { authorization: `Basic ${Buffer.from('user:wrong').toString('base64')}` }],
+  ] as const)('healthz with the %s callback credentials also names the store; without them or with wrong ones, only its id', async (scheme, right, wrong) => {
+    const secret = scheme === 'basic' ? 'user:s3cret' : 's3cret-callback-token';
+    const l = await listen({ storeId: 'id-of-the-store', auth: { scheme, secret } });
+    const health = async (headers: Record<string, string>) => (await request(`http://127.0.0.1:${l.port}/healthz`, { headers })).body.json();
+    expect(await health(right)).toEqual({ ok: true, service: 'econsig-watch', storeId: 'id-of-the-store', store: join(home, 'econsig.db') });
+    for (const headers of [{}, wrong]) expect(await health(headers)).toEqual({ ok: true, service: 'econsig-watch', storeId: 'id-of-the-store' });
+    // Asking is no delivery: nothing counted as refused.
+    expect(l.stats().rejected).toBe(0);
+  });
+
+  it('healthz with a Standard Webhooks signature over an empty body also names the store', async () => {
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const l = await listen({ storeId: 'id-of-the-store', secret });
+    const at = new Date();
+    const signed = { 'webhook-id': 'health-1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('health-1', at, '') };
+    const health = async (headers: Record<string, string>) => (await request(`http://127.0.0.1:${l.port}/healthz`, { headers })).body.json();
+    expect(await health(signed)).toMatchObject({ store: join(home, 'econsig.db') });
+    expect(await health({})).not.toHaveProperty('store');
   });
 
   it('cuts a client that never finishes its headers', async () => {
