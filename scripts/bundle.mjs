@@ -20,6 +20,6 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // pg loads its optional native binding only when NODE_PG_FORCE_NATIVE is set; econsig does not use it.
   external: ['pg-native'],
-  // CommonJS dependencies (undici, ajv through conf) call require() for Node's own modules.
+  // CommonJS dependencies (undici, exceljs, pg) call require() for Node's own modules.
   banner: { js: "import { createRequire as __econsigCreateRequire } from 'node:module'; const require = __econsigCreateRequire(import.meta.url);" },
 });

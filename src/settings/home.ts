@@ -5,16 +5,17 @@
 import { type Message, msg } from '../i18n/index.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { FILE_MODE, FOLDER_MODE, makeFolder } from '../safe-file.js';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
-const HOME_MODE = 0o700;
-export const FILE_MODE = 0o600;
+/** The mode of the store's files too (record/sqlite.ts). */
+export { FILE_MODE };
 
 export interface HomePaths {
   home: string;
-  /** conf's settings-and-token file. */
+  /** The settings-and-token file (config-file.ts). */
   config: string;
   /** The SQLite store (record/sqlite.ts). */
   store: string;
@@ -42,8 +43,8 @@ export function homePaths(home: string): HomePaths {
  */
 export async function ensureHome(home: string): Promise<void> {
   try {
-    await mkdir(home, { recursive: true, mode: HOME_MODE });
-    await tightenMode(home, HOME_MODE);
+    makeFolder(home);
+    await tightenMode(home, FOLDER_MODE);
   } catch (error) {
     // Exit 74 naming the folder (a file where the home should be, no permission), not a bug's 70.
     const code = (error as NodeJS.ErrnoException).code;

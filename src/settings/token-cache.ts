@@ -1,13 +1,12 @@
 /**
  * The OAuth2 access token of each profile, cached between runs with its expiry:
  * `<home>/oauth-token.<profile>.json`, mode 0600 like the config file, written whole
- * (temporary file, then rename) so two runs never read half a file.
+ * (src/safe-file.ts: a temporary file, then rename) so two runs never read half a file.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedToken } from '../service/token-source.js';
-import { FILE_MODE } from './home.js';
+import { writeFileSafely } from '../safe-file.js';
 
 export function tokenCachePath(home: string, profile: string): string {
   return join(home, `oauth-token.${profile}.json`);
@@ -38,15 +37,7 @@ export function readTokenCache(home: string, profile: string): CachedToken | und
 
 /** Replace the cached token (0600; the home is already 0700). */
 export function writeTokenCache(home: string, profile: string, entry: CachedToken): void {
-  const path = tokenCachePath(home, profile);
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(entry)}\n`, { mode: FILE_MODE, flag: 'wx' });
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileSafely(tokenCachePath(home, profile), `${JSON.stringify(entry)}\n`);
 }
 
 /** Remove the cached token; false when there was none. */
