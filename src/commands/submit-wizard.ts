@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { type Value, msg } from '../i18n/index.js';
 import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
-import { AuthError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { AuthError, EconsigError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { checkOutputPath, writeFileSafely } from '../safe-file.js';
 import { isSuccess } from '../domain/outcome.js';
 import { fieldsOfServiceErrors } from '../domain/service-fields.js';
 import type { FieldPath } from '../domain/submission.js';
@@ -22,8 +22,9 @@ import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function saveSubmission(path: string, submission: Record<string, unknown>, ctx: Context): void {
   try {
-    writeFileSync(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
+    writeFileSafely(path, `${JSON.stringify(submission, null, 2)}\n`);
   } catch (error) {
+    if (error instanceof EconsigError) throw error;
     throw new UsageError(msg('submit.cannotSave', { path, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }), msg('submit.cannotSaveHint'));
   }
   renderSaved(ctx.io, path);
@@ -92,6 +93,8 @@ export type Send = (reports: FileReport[]) => Promise<{ code: number; results?: 
  * a send that fails outright keeps a draft too.
  */
 export async function submitFromWizard(input: SubmitInput, ctx: Context, options: ValidateFilesOptions, settings: ResolvedSettings, send: Send): Promise<number> {
+  // A --save path econsig will not write is said before the first question, not after the last.
+  if (input.save !== undefined) checkOutputPath(input.save);
   if (!ctx.io.canPrompt) {
     throw new UsageError(
       msg('submit.wizardNeedsTerminal'),

@@ -21,6 +21,7 @@ import {
 import { confirmTarget } from '../ui/prompts.js';
 import { msg } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
+import { checkOutputPath } from '../safe-file.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderImport } from '../ui/history-output.js';
 import type { ImportReport } from '../record/import-journal.js';
@@ -117,6 +118,8 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   ctx.defer(() => session.close());
   for (const warning of session.tls?.warnings ?? []) renderNotice(io, warning);
   checkTarget(baseUrl);
+  // The files the run writes: a link or a FIFO there is refused before anything is sent.
+  if (input.report) checkOutputPath(input.report);
   renderInvalidFiles(io, [...notices, ...reports]);
   if (openResults) sheetResults = await openResults();
   const sendable = reports.filter((r) => r.ok).length;

@@ -1,7 +1,7 @@
 /** A JUnit XML report of a submit run (`--report`), one test case per file, for CI; people's text in the run's language, as --json's. */
 import { type Lang, msg, say } from '../i18n/index.js';
-import { writeFileSync } from 'node:fs';
 import { EconsigError, ExitCode } from '../errors.js';
+import { writeFileSafely } from '../safe-file.js';
 import { isSuccess } from '../domain/outcome.js';
 import type { SubmitResult } from '../domain/report.js';
 
@@ -58,11 +58,15 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
   ].join('\n');
 }
 
-/** Write the report file; a path that cannot be written is a local storage failure (exit 74). */
+/**
+ * Write the report file (0600: its messages may quote a person's data); a path that cannot be
+ * written is a local storage failure (exit 74), a link or a FIFO there a refusal (exit 2).
+ */
 export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang }): void {
   try {
-    writeFileSync(path, junitXml(results, options));
+    writeFileSafely(path, junitXml(results, options));
   } catch (error) {
+    if (error instanceof EconsigError) throw error;
     throw new EconsigError(msg('submit.reportUnwritable', { path }), { exitCode: ExitCode.storage, hint: msg('submit.reportUnwritableHint'), cause: error });
   }
 }

@@ -3,16 +3,18 @@
  * idContrato, outcome, httpStatus, erros, result; one row per input row, in input order.
  *
  * Written as the batch goes, so a crash leaves the rows done so far: each row is appended
- * to a CSV as soon as it and every row before it have their final result (a row waiting
- * for an earlier one waits a little; order is the promise). For an .xlsx target that CSV
- * is a partial file beside it (`<name>.parcial.csv`); at the end the .xlsx is written in
- * one go (header bold and frozen, outcomes coloured, widths set) and the partial removed.
- * An .xlsx cannot be appended to safely: its zip is only valid once closed.
+ * to a partial CSV beside the target (`<name>.parcial.csv`, 0600) as soon as it and every
+ * row before it have their final result (a row waiting for an earlier one waits a little;
+ * order is the promise). At the end the target is written whole through src/safe-file.ts
+ * (a temporary file renamed over it; a link at the target refused before anything is
+ * sent) and the partial removed: the xlsx in one go (header bold and frozen, outcomes
+ * coloured, widths set; a zip is only valid once closed), the CSV again in full.
  */
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EconsigError, ExitCode } from '../errors.js';
 import { type Lang, msg, say } from '../i18n/index.js';
+import { checkOutputPath, createFile, writeFileSafely } from '../safe-file.js';
 import type { SheetFormat } from './kind.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -54,6 +56,7 @@ function csvLine(cells: readonly string[]): string {
 }
 
 function cannotWrite(path: string, error: unknown): EconsigError {
+  if (error instanceof EconsigError) return error;
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
   return new EconsigError(msg('sheet.cannotWriteResults', { path, code }), { exitCode: ExitCode.storage, hint: msg('sheet.cannotWriteResultsHint'), cause: error });
 }
@@ -71,8 +74,8 @@ export interface ResultsWriter {
  */
 export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], path: string, lang: Lang): ResultsWriter {
   const xlsx = extname(path).toLowerCase() === '.xlsx';
-  // The file written as the batch goes: the target itself for CSV, a partial CSV for xlsx.
-  const live = xlsx ? path.replace(/\.xlsx$/i, '.parcial.csv') : path;
+  // The file written as the batch goes.
+  const live = path.replace(/\.(xlsx|csv)$/i, '.parcial.csv');
   const width = sheet.header.length;
   const original = (report: FileReport): string[] => Array.from({ length: width }, (_, i) => (report as { cells?: string[] }).cells?.[i] ?? '');
   const indexOf = new Map<number, number>();
@@ -81,7 +84,8 @@ export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], pa
   let written = 0;
   let fd: number | undefined;
   try {
-    fd = openSync(live, 'w', 0o600);
+    checkOutputPath(path);
+    fd = createFile(live);
     // A BOM: Excel then reads the CSV as UTF-8 (accents intact).
     writeSync(fd, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}`);
   } catch (error) {
@@ -121,18 +125,10 @@ export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], pa
         if (xlsx) {
           const { writeResultsXlsx } = await import('./xlsx-writer.js');
           await writeResultsXlsx(path, [...sheet.header, ...RESULT_COLUMNS], table, width);
-          rmSync(live, { force: true });
         } else {
-          // The whole file again beside it, then renamed over the one written as the batch went.
-          const temporary = `${path}.tmp`;
-          const whole = openSync(temporary, 'w', 0o600);
-          try {
-            writeSync(whole, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}${table.map(csvLine).join('')}`);
-          } finally {
-            closeSync(whole);
-          }
-          renameSync(temporary, path);
+          writeFileSafely(path, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}${table.map(csvLine).join('')}`);
         }
+        rmSync(live, { force: true });
       } catch (error) {
         throw cannotWrite(path, error);
       }

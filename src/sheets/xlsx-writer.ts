@@ -2,8 +2,11 @@
  * The workbooks econsig writes with exceljs: the results of a submit, and the template.
  * Loaded only when one is written.
  */
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { UFS } from '../domain/brazil.js';
 import { type Lang, type MessageKey, say } from '../i18n/index.js';
+import { openPendingFile } from '../safe-file.js';
 import { CHOICE_FIELDS, allowedChoices } from './choices.js';
 import { SHEET_COLUMNS, type SheetColumn, columnLabel } from './columns.js';
 import { loadExcelJs } from './xlsx-reader.js';
@@ -33,6 +36,8 @@ function widthOf(values: readonly string[]): number {
 /**
  * The results workbook, streamed to disk row by row (10,000 rows stay small): header
  * bold and frozen, the outcome cell coloured, each column as wide as its content (up to 60).
+ * Every cell is a string, so written as text: nothing in it is run as a formula. Streamed
+ * to a temporary file beside `path`, renamed over it once complete (src/safe-file.ts).
  */
 export async function writeResultsXlsx(path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
   const ExcelJS = await loadExcelJs();
@@ -42,15 +47,18 @@ export async function writeResultsXlsx(path: string, header: readonly string[], 
   // archiver-utils 3, which fixed it, does not work under archiver 5).
   const quiet = process.noDeprecation;
   process.noDeprecation = true;
+  const file = openPendingFile(path);
   try {
-    await writeRows(ExcelJS, path, header, rows, originalWidth);
+    await writeRows(ExcelJS, createWriteStream('', { fd: file.fd, autoClose: false }), header, rows, originalWidth);
+    file.commit();
   } finally {
+    file.discard();
     process.noDeprecation = quiet;
   }
 }
 
-async function writeRows(ExcelJS: typeof import('exceljs'), path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+async function writeRows(ExcelJS: typeof import('exceljs'), stream: Writable, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
   // Widths from the first 200 rows: enough to size the columns, no second pass over all.
   const sample = rows.slice(0, 200);

@@ -337,7 +337,9 @@ describe('results written as the batch goes', () => {
     const input = join(scratch.dir, 'lote.csv');
     batchCsv(input, 20);
     const out = join(scratch.dir, 'lote.resultados.csv');
-    const code = await runUntil(['submit', input, '--concurrency', '1'], cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), () => linesOf(out).length >= 3, 'SIGINT');
+    // Rows are written to the partial file as they come; the target once, at the end.
+    const partial = join(scratch.dir, 'lote.resultados.parcial.csv');
+    const code = await runUntil(['submit', input, '--concurrency', '1'], cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), () => linesOf(partial).length >= 3, 'SIGINT');
     expect(code).toBe(130);
     const rows = linesOf(out).slice(1);
     expect(rows).toHaveLength(20);
@@ -345,6 +347,8 @@ describe('results written as the batch goes', () => {
     expect(outcomes[0]).toBe('accepted');
     expect(outcomes.at(-1)).toBe('skipped');
     expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
+    // Interrupted, not crashed: no partial or temporary file left behind.
+    expect(readdirSync(scratch.dir).sort()).toEqual(['lote.csv', 'lote.resultados.csv']);
   });
 });
 

@@ -4,8 +4,8 @@
  * personal data.
  */
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UnsafeTargetError, checkOutputPath, makeFolder, writeFileSafely } from '../../safe-file.js';
 import type { Io } from '../io.js';
 import type { WizardPrompts } from '../prompts.js';
 import type { Theme } from '../theme.js';
@@ -30,14 +30,15 @@ export async function saveDraft(keeper: Keeper, submission: Record<string, unkno
   const stamp = keeper.now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const text = `${JSON.stringify(submission, null, 2)}\n`;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    makeFolder(dir);
     for (let n = 1; ; n++) {
       const path = join(dir, `${safeName(submission.idProposta)}-draft-${stamp}${n > 1 ? `-${n}` : ''}.json`);
       try {
-        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+        writeFileSafely(path, text, { replace: false });
         return path;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        // Something has this name already (a draft of the same second, a link, a FIFO): the next name.
+        if (!(error instanceof UnsafeTargetError) && (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
     }
   } catch (error) {
@@ -46,7 +47,7 @@ export async function saveDraft(keeper: Keeper, submission: Record<string, unkno
   }
 }
 
-/** Ask where to save (default `fallback`, or `<idProposta>.json`), confirm a replacement, write 0600; returns the path. */
+/** Ask where to save (default `fallback`, or `<idProposta>.json`), confirm a replacement, write 0600; returns the path. A link or a FIFO there is refused and the question asked again. */
 export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, submission: Record<string, unknown>, fallback?: string): Promise<string> {
   const { lang } = keeper;
   for (;;) {
@@ -57,13 +58,16 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
       validate: (raw) => (raw.trim() ? true : say(lang, 'wizard.required')),
     });
     const path = answer.trim();
-    if (existsSync(path)) {
-      const replace = await prompts.confirm({ name: 'overwrite', message: say(lang, 'wizard.overwrite', { path }), default: false });
-      if (!replace) continue;
+    try {
+      checkOutputPath(path);
+      if (existsSync(path) && !(await prompts.confirm({ name: 'overwrite', message: say(lang, 'wizard.overwrite', { path }), default: false }))) continue;
+      writeFileSafely(path, `${JSON.stringify(submission, null, 2)}\n`);
+    } catch (error) {
+      // A link or a FIFO there: said, and the question asked again.
+      if (!(error instanceof UnsafeTargetError) || error.text === undefined) throw error;
+      keeper.io.stderr.write(`${keeper.theme.error(say(lang, error.text))}\n`);
+      continue;
     }
-    await writeFile(path, `${JSON.stringify(submission, null, 2)}\n`, { mode: 0o600 });
-    // `mode` applies only to a new file; a replaced one keeps its old mode otherwise.
-    await chmod(path, 0o600);
     keeper.io.stderr.write(`${keeper.theme.success(say(lang, 'wizard.saved', { path }))}\n`);
     return path;
   }
