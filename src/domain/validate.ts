@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { localIsoDate } from './brazil.js';
+import { formulaWarnings } from './formula.js';
 import { ROOT_PATH } from './issue.js';
 import { type Issue, normalizeSubmission } from './normalize.js';
 import { checkRules } from './rules.js';
@@ -69,7 +70,7 @@ export function validateSubmission(input: unknown, options: ValidateOptions): Va
   const errors = parsed.success ? [] : issuesFromZod(parsed.error);
   const rules = checkRules(candidate, localIsoDate(options.now));
   errors.push(...rules.errors);
-  if (options.normalize !== false) warnings.push(...rules.warnings);
+  if (options.normalize !== false) warnings.push(...rules.warnings, ...formulaWarnings(candidate, errors));
 
   return parsed.success && errors.length === 0 ? { value: parsed.data, errors, warnings } : { errors, warnings };
 }

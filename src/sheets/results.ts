@@ -12,6 +12,7 @@
  */
 import { closeSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { looksLikeFormula } from '../domain/formula.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { type Lang, msg, say } from '../i18n/index.js';
 import { checkOutputPath, createFile, writeFileSafely } from '../safe-file.js';
@@ -46,8 +47,13 @@ function resultCells(result: SubmitResult, lang: Lang): string[] {
   return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
 }
 
-/** A CSV field, quoted when it must be (RFC 4180); `;` as Excel in Brazil reads it. */
-function csvField(text: string): string {
+/**
+ * A CSV field, quoted when it must be (RFC 4180); `;` as Excel in Brazil reads it. Text a
+ * spreadsheet would run as a formula gets a leading `'` (OWASP, CSV injection;
+ * docs/spreadsheets.md "No formula reaches a spreadsheet").
+ */
+function csvField(cell: string): string {
+  const text = looksLikeFormula(cell) ? `'${cell}` : cell;
   return /[";\r\n,]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -242,3 +242,16 @@ describe('a Pix key with empty bank fields', () => {
     expect(result.value?.contaBancaria).toEqual({ chavePix: '52998224725' });
   });
 });
+
+describe('formula-looking text (docs/spreadsheets.md, "No formula reaches a spreadsheet")', () => {
+  it('warns for each text field that a spreadsheet would run, still valid; strict checking adds no warning', () => {
+    const result = validateSubmission(load('warnings/formula-in-text.json'), { now });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
+      { path: 'pessoa.naturalidade', message: 'starts with "=": a spreadsheet would run it as a formula (the results CSV writes it with a leading \')' },
+      { path: 'pessoa.endereco.rua', message: expect.stringContaining('starts with "+"') },
+      { path: 'pessoa.endereco.complemento', message: expect.stringContaining('starts with "@"') },
+    ]);
+    expect(validateSubmission(load('warnings/formula-in-text.json'), { now, normalize: false }).warnings).toEqual([]);
+  });
+});
