@@ -105,7 +105,9 @@ export function runInTerminal(
   const assignments = Object.entries(all)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
-  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\necho $? > '${exitFile}.tmp'\nmv '${exitFile}.tmp' '${exitFile}'\nsleep 600\n`);
+  // Once econsig has ended, a Ctrl-C still being pressed (the second-Ctrl-C test presses
+  // until it sees the exit code) must not end the shell and with it the tmux session.
+  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\ncode=$?\ntrap '' INT\necho $code > '${exitFile}.tmp'\nmv '${exitFile}.tmp' '${exitFile}'\nsleep 600\n`);
   rmSync(exitFile, { force: true });
   const term = startTmux(`sh '${script}'`, size);
   const waitExit = async (ms: number): Promise<void> => {
