@@ -13,9 +13,8 @@ import { InterruptedError } from './errors.js';
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * A library may answer the first signal by raising the same one again at once (conf's
- * when-exit did, until conf was dropped in issue 23); only a signal later than this is a
- * person pressing Ctrl-C a second time.
+ * conf's dependency when-exit answers the first signal by raising the same one again at
+ * once; only a signal later than this is a person pressing Ctrl-C a second time.
  */
 const ECHO_MS = 300;
 

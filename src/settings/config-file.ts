@@ -1,14 +1,11 @@
 /**
- * The settings-and-token file, `<home>/config.json`. Shape:
+ * The settings-and-token file, `<home>/config.json`, kept by conf. Shape:
  * `{ currentProfile?, profiles: { <name>: { settings?: {<key>: value}, token?, clientSecret? } } }`.
- * Read on each access (another process may have written it) and written whole through
- * src/safe-file.ts: 0600, a temporary file renamed over it, a link at its place refused.
- * (conf did this until issue 23; its atomic write followed a link at config.json.)
+ * conf is imported only here, and only when a command opens the file.
  */
-import { readFileSync } from 'node:fs';
 import { msg } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
-import { checkOutputPath, writeFileSafely } from '../safe-file.js';
+import { checkOutputPath } from '../safe-file.js';
 import { FILE_MODE, ensureHome, homePaths, tightenMode } from './home.js';
 import type { SettingKey } from './keys.js';
 
@@ -19,6 +16,11 @@ interface StoredProfile {
   token?: string;
   /** OAuth2 client secret (auth.method client-credentials); kept like the token. */
   clientSecret?: string;
+}
+
+interface StoreShape {
+  currentProfile?: string;
+  profiles?: Record<string, StoredProfile>;
 }
 
 /** Read and write access to one econsig home's config file. */
@@ -42,8 +44,8 @@ export interface ConfigFile {
   deleteClientSecret(profile: string): boolean;
 }
 
-/** The file's top-level values, read and written whole. */
-interface JsonFile {
+/** The minimal slice of conf's API used here, so tests could hand in a fake. */
+interface ConfLike {
   readonly path: string;
   get(key: string): unknown;
   set(key: string, value: unknown): void;
@@ -54,58 +56,38 @@ function own<T>(record: Record<string, T> | undefined, key: string): T | undefin
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-/** The top-level object of the file; {} when there is no file yet. */
-function readJson(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
-    throw new UsageError(msg('config.cannotRead', { path, why: code ?? (error as Error).name }), msg('config.cannotReadHint'));
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(msg('config.cannotRead', { path, why: msg('config.notJson') }), msg('config.cannotReadHint'));
-  return value as Record<string, unknown>;
-}
-
-function jsonFile(path: string): JsonFile {
-  const write = (data: Record<string, unknown>): void => writeFileSafely(path, `${JSON.stringify(data, undefined, '\t')}\n`);
-  return {
-    path,
-    get: (key) => own(readJson(path), key),
-    set(key, value) {
-      write({ ...readJson(path), [key]: value });
-    },
-    delete(key) {
-      const data = readJson(path);
-      delete data[key];
-      write(data);
-    },
-  };
-}
-
 /**
- * Open `<home>/config.json`: creates the home 0700, refuses a link or a FIFO at the file's
- * place (neither read nor written through), tightens a file that others can read, and reads
- * it once, so that a corrupt file is said before anything else happens.
+ * Open `<home>/config.json`: creates the home 0700, refuses a link or a FIFO at its place,
+ * tightens a file that others can read,
+ * and makes conf write 0600 (its default is 0o666; stripe/link-cli PR #51).
  */
 export async function openConfigFile(home: string): Promise<ConfigFile> {
   await ensureHome(home);
   const path = homePaths(home).config;
+  // conf's atomic write follows a link at config.json: a link or a FIFO there is refused first.
   checkOutputPath(path);
   await tightenMode(path, FILE_MODE);
-  readJson(path);
-  return wrapJson(jsonFile(path));
+  const { default: Conf } = await import('conf');
+  let conf: ConfLike;
+  try {
+    conf = new Conf<StoreShape>({
+      cwd: home,
+      configName: 'config',
+      projectName: 'econsig',
+      configFileMode: FILE_MODE,
+      // Keys such as "webhook.port" contain dots; we address whole objects instead.
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (error) {
+    // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = error instanceof SyntaxError ? msg('config.notJson') : (code ?? (error as Error).name);
+    throw new UsageError(msg('config.cannotRead', { path, why }), msg('config.cannotReadHint'));
+  }
+  return wrapConf(conf);
 }
 
-function wrapJson(conf: JsonFile): ConfigFile {
+function wrapConf(conf: ConfLike): ConfigFile {
   const profiles = (): Record<string, StoredProfile> => {
     const value = conf.get('profiles');
     return value !== null && typeof value === 'object' ? (value as Record<string, StoredProfile>) : {};
