@@ -51,15 +51,15 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
     it('creates its schema with a version table, and opens it again without migrating', async () => {
       const { name, url } = await freshDatabase();
       await (await PostgresStore.open(url)).close();
-      expect(await cluster.psql('SELECT version FROM econsig_schema ORDER BY version', name)).toBe('1\n2\n');
+      expect(await cluster.psql('SELECT version FROM econsig_schema ORDER BY version', name)).toBe(MIGRATIONS.map((_, i) => `${i + 1}\n`).join(''));
       await openStore(url);
-      expect(await cluster.psql('SELECT count(*) FROM econsig_schema', name)).toBe('2\n');
+      expect(await cluster.psql('SELECT count(*) FROM econsig_schema', name)).toBe(`${MIGRATIONS.length}\n`);
     });
 
     it('several processes opening a new database at once migrate it once', async () => {
       const { name, url } = await freshDatabase();
       expect(await Promise.all(Array.from({ length: 5 }, () => openStore(url)))).toHaveLength(5);
-      expect(await cluster.psql('SELECT count(*) FROM econsig_schema', name)).toBe('2\n');
+      expect(await cluster.psql('SELECT count(*) FROM econsig_schema', name)).toBe(`${MIGRATIONS.length}\n`);
     });
 
     it('refuses a schema newer than it knows, and leaves it untouched', async () => {
@@ -69,7 +69,7 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       const error = await PostgresStore.open(url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageError);
       expect((error as StorageError).exitCode).toBe(74);
-      expect((error as StorageError).message).toContain('schema is version 99, newer than this econsig knows (2)');
+      expect((error as StorageError).message).toContain(`schema is version 99, newer than this econsig knows (${MIGRATIONS.length})`);
       expect((error as StorageError).hint).toContain('Upgrade econsig');
       expect(await cluster.psql('SELECT max(version) FROM econsig_schema', name)).toBe('99\n');
     });
