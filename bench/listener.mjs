@@ -20,7 +20,9 @@ async function serve(home, bare) {
   const { SqliteStore } = await import(new URL('record/sqlite.js', DIST).href);
   const { startListener } = await import(new URL('webhook/server.js', DIST).href);
   // Bare: every delivery answered as stored, none kept (the ceiling of the listener itself).
-  const store = bare ? { location: 'nowhere', recordDelivery: async () => 'stored', close: async () => {} } : await SqliteStore.open(home);
+  const store = bare
+    ? { location: 'nowhere', recordDelivery: async () => 'stored', markShown: async () => {}, ping: async () => {}, close: async () => {} }
+    : await SqliteStore.open(home);
   const listener = await startListener({ host: '127.0.0.1', port: 0, path: '/webhook', store, onEvent: () => {} });
   process.stdout.write(`${JSON.stringify({ url: listener.url })}\n`);
   process.once('SIGTERM', async () => {

@@ -36,7 +36,7 @@ export function liveResult(event: ListenerEvent): ContractResult | undefined {
 }
 
 /** What the listener is given besides the store and the event handler. */
-export type ListenerPlace = Omit<ListenerOptions, 'store' | 'onEvent' | 'ready'>;
+export type ListenerPlace = Omit<ListenerOptions, 'store' | 'onEvent'>;
 
 /**
  * The results known so far, by contract, and the waits for them. Results come from `publish`

@@ -43,15 +43,12 @@ function aborted(signal: AbortSignal): Promise<void> {
 export async function runWatchSession(options: WatchSessionOptions): Promise<WatchEnd> {
   const { store, contract } = options;
   const results = new ContractResults(store);
-  const ping = store.ping?.bind(store);
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
   let listener: Pick<Listener, 'url' | 'close'> = { url: '', close: async () => stats };
   if (options.listen !== false || contract === undefined) {
     listener = await startListener({
       ...options.listener,
       store,
-      // GET /readyz: 200 only while the store answers (a team store can go away).
-      ...(ping ? { ready: () => ping().then(() => true) } : {}),
       onEvent: (event) => {
         options.onEvent(event);
         if (contract !== undefined) results.publish(liveResult(event));

@@ -24,10 +24,10 @@ import type { Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
 import { redactConnectionString, redactConnectionStringIn } from '../redact.js';
 import { StorageError } from '../settings/home.js';
-import type { DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
 import { CHANNEL, followResults } from './postgres-follow.js';
 import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, Store } from './record.js';
-import { closedError, historyPage, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import { closedError, historyPage, keptFate, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -103,6 +103,10 @@ export const MIGRATIONS: readonly string[] = [
   // a NOTIFY of its own right after their commit (announce).
   `DROP TRIGGER econsig_results_announce ON econsig_results;
    DROP FUNCTION econsig_announce_result();`,
+  // Since when a stored delivery waits to be shown; null once the receiver has shown it
+  // (issue 22). One left unshown (the answer to its commit was lost, or the receiver stopped
+  // first) is shown on its retry. The rows already kept were shown; no default, no rewrite.
+  `ALTER TABLE econsig_deliveries ADD COLUMN unshown_since TIMESTAMPTZ;`,
 ];
 
 /** What to do about a PostgreSQL failure, by SQLSTATE or system code. */
@@ -165,8 +169,10 @@ export class PostgresStore implements Store {
   /** Writes and announcements under way, which close() waits for. */
   private readonly pending = new Set<Promise<unknown>>();
   private unannounced: number[] = [];
+  /** Deliveries stored by this process and not yet marked shown: their callers are showing them. */
+  private readonly showing = new Set<string>();
   private announcing = false;
-  private readonly sql = recordSql({ prefix: 'econsig_', param: (n) => `$${n}` });
+  private readonly sql = recordSql({ prefix: 'econsig_', param: (n) => `$${n}`, now: 'clock_timestamp()' });
 
   private constructor(
     private readonly pool: Pool,
@@ -179,7 +185,7 @@ export class PostgresStore implements Store {
    * Connects, then creates or migrates the schema. Throws StorageError (exit 74) naming the
    * database (without its password) and the cause when it cannot.
    */
-  static async open(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
+  static async open(url: string, options: { maxConnections?: number; queryTimeoutMs?: number } = {}): Promise<PostgresStore> {
     const location = redactConnectionString(url);
     const pg = (await import('pg')).default;
     const pool = new pg.Pool({
@@ -188,7 +194,7 @@ export class PostgresStore implements Store {
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 10_000,
       // A database that stops answering must not hang a delivery or a submit forever.
-      query_timeout: 15_000,
+      query_timeout: options.queryTimeoutMs ?? 15_000,
       keepAlive: true,
       application_name: 'econsig',
     });
@@ -319,21 +325,62 @@ export class PostgresStore implements Store {
     return this.use(msg('store.teamCannotWrite'), async () => this.announce(await this.query(this.sql.insertResult(result))));
   }
 
-  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'> {
+  /**
+   * The delivery's one statement, on a connection of its own. When that connection breaks or
+   * times out after the statement was sent, the commit's fate is unknown: the delivery is
+   * looked up before it is answered (issue 22), and found, it is this caller's to show.
+   */
+  recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate> {
     return this.use(msg('store.teamCannotWrite'), async () => {
-      const written = await this.insertDelivery(delivery);
-      if (written === 'duplicate') return written;
+      // A failure to connect: nothing was sent.
+      const client = await this.pool.connect();
+      let written: 'duplicate' | Row[];
+      try {
+        written = await this.insertDelivery(delivery, client);
+        client.release();
+      } catch (error) {
+        client.release(error instanceof Error ? error : new Error(String(error)));
+        if (!this.mayHaveCommitted(error)) throw error;
+        const found = await this.findDelivery(delivery).catch(() => null);
+        if (found === null) throw error;
+        return found;
+      }
+      if (written === 'duplicate') return (await this.findDelivery(delivery)) ?? 'duplicate';
+      this.showing.add(delivery.bodyHash);
       this.announce(written);
       return 'stored';
     });
   }
 
   /**
+   * Whether a statement that failed after it was sent may have committed all the same: yes
+   * when the connection broke or timed out (no answer from the server), or the server was
+   * stopping (57P01, 57P02: its commit may have come first); no when the server refused the
+   * statement (any other SQLSTATE: rolled back).
+   */
+  private mayHaveCommitted(error: unknown): boolean {
+    if (!(error instanceof this.pg.DatabaseError)) return true;
+    return error.code === '57P01' || error.code === '57P02';
+  }
+
+  /** A delivery already kept (by webhook-id or body); claimed when it was never shown. null: not kept. */
+  private async findDelivery(delivery: Pick<DeliveryRecord, 'webhookId' | 'bodyHash'>): Promise<Exclude<DeliveryFate, 'stored'> | null> {
+    const [kept] = await this.query(this.sql.keptDelivery(delivery));
+    const fate = keptFate(kept, this.showing);
+    if (fate !== 'claim') return fate;
+    return (await this.query(this.sql.claimDelivery(kept!.id))).length > 0 ? 'unshown' : 'duplicate';
+  }
+
+  markShown(bodyHash: string): Promise<void> {
+    return this.use(msg('store.teamCannotWrite'), async () => void (await this.query(this.sql.markShown(bodyHash)))).finally(() => this.showing.delete(bodyHash));
+  }
+
+  /**
    * `duplicate`, or the rows of the result it wrote. One statement, so one round trip and one
    * atomic commit: the delivery and, if it was stored, the result it brings.
    */
-  private async insertDelivery(delivery: DeliveryRecord, db: Queryable = this.pool): Promise<'duplicate' | Row[]> {
-    const insert = this.sql.insertDelivery(delivery);
+  private async insertDelivery(delivery: DeliveryRecord, db: Queryable, shown = false): Promise<'duplicate' | Row[]> {
+    const insert = this.sql.insertDelivery(delivery, shown);
     const sql = !resultOfDelivery(delivery)
       ? insert.sql
       : `WITH d AS (${insert.sql}),
@@ -390,7 +437,8 @@ export class PostgresStore implements Store {
   importLegacy(entries: readonly LegacyEntry[]): Promise<void> {
     return this.use(msg('store.teamCannotWrite'), () =>
       this.transaction(async (client) => {
-        for (const e of entries) await (e.kind === 'delivery' ? this.insertDelivery(e.delivery, client) : this.query(this.sql.legacy(e), client));
+        // The journal's deliveries were shown by the build that wrote them.
+        for (const e of entries) await (e.kind === 'delivery' ? this.insertDelivery(e.delivery, client, true) : this.query(this.sql.legacy(e), client));
       }),
     );
   }

@@ -7,7 +7,7 @@
  * Every method returns a Promise, so an engine that talks over the network fits; every
  * write resolves only once it is durable (the engine's commit, with fsync).
  */
-import type { DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryRecord, DeliverySink } from '../webhook/delivery.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
 export interface AnswerRecord {
@@ -120,7 +120,8 @@ export interface FollowOptions {
   intervalMs?: number;
 }
 
-export interface Store {
+/** The receiver's part (DeliverySink: deliveries, whether they were shown, readiness) and the rest. */
+export interface Store extends DeliverySink {
   /** Where the store is, for messages: a file path, or a URL without its password. */
   readonly location: string;
   /**
@@ -134,11 +135,11 @@ export interface Store {
   /** A final result learnt by submit --wait (the first result of a contract wins). */
   recordResult(result: ResultRecord): Promise<void>;
   /**
-   * A webhook delivery; `duplicate` when one with the same webhook-id or the same body is
-   * already stored (a unique constraint, so also across processes). A final result in it
-   * is recorded as the contract's result in the same transaction.
+   * A webhook delivery (DeliverySink): `stored`, or, when one with the same webhook-id or the
+   * same body is already kept (a unique constraint, so also across processes), `duplicate` or
+   * `unshown`. A final result in it is recorded as the contract's result in the same transaction.
    */
-  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'>;
+  recordDelivery: DeliverySink['recordDelivery'];
   /** Submissions matching `query`, newest first, with answers and results. */
   history(query: HistoryQuery): Promise<HistoryPage>;
   /** The recorded result of a contract, if any. */
@@ -150,11 +151,6 @@ export interface Store {
   followResults(onResult: (result: ResultRecord) => void, options: FollowOptions): Promise<void>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */
   importLegacy(entries: readonly LegacyEntry[]): Promise<void>;
-  /**
-   * Resolves when the store answers now, rejects (StorageError) when it does not: the
-   * receiver's GET /readyz. Engines that cannot be unreachable (a local file) leave it out.
-   */
-  ping?(): Promise<void>;
   /** Waits for pending writes, then closes. */
   close(): Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface Dialect {
   prefix: string;
   /** The placeholder of the nth parameter, from 1 (`?1` in SQLite, `$1` in PostgreSQL). */
   param(n: number): string;
+  /** The database's clock as the statement runs (after any lock it waited for). */
+  now: string;
 }
 
 export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
@@ -42,7 +44,7 @@ const holds = (bodyHash: string): string => `(a.submission_id IS NULL OR a.outco
 /** The statements of the record in one dialect. */
 export type RecordSql = ReturnType<typeof recordSql>;
 
-export function recordSql({ prefix: t, param: p }: Dialect) {
+export function recordSql({ prefix: t, param: p, now }: Dialect) {
   const from = `${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const values = (count: number): string => Array.from({ length: count }, (_, i) => p(i + 1)).join(', ');
   const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
@@ -66,15 +68,26 @@ export function recordSql({ prefix: t, param: p }: Dialect) {
     insertResult: (r: ResultRecord) =>
       statement(`INSERT INTO ${t}results (${RESULT_COLUMNS}) VALUES (${values(5)}) ON CONFLICT (id_contrato) DO NOTHING RETURNING seq`, [r.idContrato, r.at, r.outcome, r.status, r.reason]),
     /**
-     * A delivery; returns a row (the result it may bring, as RESULT_COLUMNS) when it was
-     * stored, none when one with its webhook_id or body_hash (both unique) was.
+     * A delivery, unshown since now (`shown`: an import's, shown long ago); returns a row (the
+     * result it may bring, as RESULT_COLUMNS) when it was stored, none when one with its
+     * webhook_id or body_hash (both unique) was.
      */
-    insertDelivery: (d: DeliveryRecord) =>
+    insertDelivery: (d: DeliveryRecord, shown = false) =>
       statement(
-        `INSERT INTO ${t}deliveries (received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload)
-         VALUES (${values(10)}) ON CONFLICT DO NOTHING RETURNING id_contrato, received_at AS at, outcome, status, reason`,
+        `INSERT INTO ${t}deliveries (received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, unshown_since)
+         VALUES (${values(10)}, ${shown ? 'NULL' : now}) ON CONFLICT DO NOTHING RETURNING id_contrato, received_at AS at, outcome, status, reason`,
         [d.receivedAt, d.webhookId, d.bodyHash, d.idContrato, d.idProposta, d.status, d.outcome, d.reason, d.verified, d.payload],
       ),
+    /** The kept delivery with this webhook-id or body, if any: its id, body hash, since when it is unshown (null: shown) and the clock now. */
+    keptDelivery: (d: Pick<DeliveryRecord, 'webhookId' | 'bodyHash'>) =>
+      statement(`SELECT id, body_hash, unshown_since, ${now} AS now FROM ${t}deliveries WHERE webhook_id = ${p(1)} OR body_hash = ${p(2)} ORDER BY id LIMIT 1`, [
+        d.webhookId,
+        d.bodyHash,
+      ]),
+    /** Takes an unshown delivery for showing: a row back means this caller has it, none that another took it first. */
+    claimDelivery: (id: unknown) => statement(`UPDATE ${t}deliveries SET unshown_since = NULL WHERE id = ${p(1)} AND unshown_since IS NOT NULL RETURNING id`, [id]),
+    /** A stored delivery the receiver has shown. */
+    markShown: (bodyHash: string) => statement(`UPDATE ${t}deliveries SET unshown_since = NULL WHERE body_hash = ${p(1)}`, [bodyHash]),
     /** A journal line other than a delivery (whose result an engine writes with it). */
     legacy: (e: Exclude<LegacyEntry, { kind: 'delivery' }>): Statement =>
       e.kind === 'submission' ? sql.insertSubmission(e.ref, e) : e.kind === 'answer' ? sql.upsertAnswer(e.ref, e.answer) : sql.insertResult(e.result),
@@ -105,6 +118,26 @@ export function recordSql({ prefix: t, param: p }: Dialect) {
     },
   };
   return sql;
+}
+
+/**
+ * How long a stored delivery may stay unshown while the receiver that stored it shows it.
+ * It marks it shown within milliseconds; one still unshown after this was left unshown (that
+ * receiver stopped first, or lost the answer to its write) and is any receiver's to show.
+ */
+export const SHOWING_GRACE_MS = 5_000;
+
+/**
+ * What a kept delivery (keptDelivery's row) means to a caller who found it: null, nothing kept;
+ * `duplicate`, shown already, or being shown by this process (`showing`: the body hashes it
+ * stored and has not yet marked shown); `showing`, stored a moment ago and being shown by
+ * another process (ask again); `claim`, left unshown: take it with claimDelivery.
+ */
+export function keptFate(row: Row | undefined, showing: ReadonlySet<string>): 'duplicate' | 'showing' | 'claim' | null {
+  if (row === undefined) return null;
+  if (row.unshown_since === null || showing.has(str(row.body_hash))) return 'duplicate';
+  const unshownMs = Date.parse(str(row.now)) - Date.parse(str(row.unshown_since));
+  return unshownMs < SHOWING_GRACE_MS ? 'showing' : 'claim';
 }
 
 /** The result a delivery brings: a final outcome of a named contract, written with it. */

@@ -14,9 +14,9 @@ import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ensureHome, FILE_MODE, StorageError, storageHint } from '../settings/home.js';
-import type { DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
 import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, Store } from './record.js';
-import { closedError, historyPage, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import { closedError, historyPage, keptFate, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -69,6 +69,10 @@ export const MIGRATIONS: readonly string[] = [
      payload TEXT NOT NULL
    );
    CREATE INDEX deliveries_contract ON deliveries (id_contrato);`,
+  // Since when a stored delivery waits to be shown; null once the receiver has shown it
+  // (issue 22). One left unshown (the receiver stopped first) is shown on its retry. The rows
+  // already kept were shown.
+  `ALTER TABLE deliveries ADD COLUMN unshown_since TEXT;`,
 ];
 
 let sqliteModule: Promise<typeof import('node:sqlite')> | undefined;
@@ -124,8 +128,9 @@ export function causeCode(error: unknown): string | undefined {
 }
 
 /**
- * SQLite reports a full disk as SQLITE_FULL only when a write says so; creating the WAL or
- * its shared memory on a full disk comes back as a plain I/O error. Ask the file system.
+ * Whether the file system holding `location` has less than LOW_SPACE_BYTES free. SQLite
+ * reports a full disk as SQLITE_FULL only when a write says so; creating the WAL or its
+ * shared memory on a full disk comes back as a plain I/O error. Ask the file system.
  */
 function diskIsFull(location: string): boolean {
   try {
@@ -136,6 +141,8 @@ function diskIsFull(location: string): boolean {
   }
 }
 const LOW_SPACE_BYTES = 1024 * 1024;
+/** How long a write that failed for want of space keeps the store not ready (ping), unless a write succeeds first. */
+const FULL_FOR_MS = 10_000;
 
 function storageError(location: string, what: Message, error: unknown): StorageError {
   if (error instanceof StorageError) return error;
@@ -156,8 +163,12 @@ interface Op {
 export class SqliteStore implements Store {
   private queue: Op[] = [];
   private closed = false;
+  /** When a write last failed for want of space (0: none since the last write that succeeded). */
+  private fullAt = 0;
+  /** Deliveries stored by this process and not yet marked shown: their callers are showing them. */
+  private readonly showing = new Set<string>();
   private readonly statements = new Map<string, StatementSync>();
-  private readonly sql = recordSql({ prefix: '', param: (n) => `?${n}` });
+  private readonly sql = recordSql({ prefix: '', param: (n) => `?${n}`, now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" });
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -238,6 +249,7 @@ export class SqliteStore implements Store {
     if (batch.length === 0) return;
     const fail = (error: unknown, ops: readonly Op[]): void => {
       const mapped = storageError(this.location, msg('store.cannotWrite'), error);
+      if (mapped.code === 'ENOSPC') this.fullAt = Date.now();
       for (const op of ops) op.reject(mapped);
     };
     try {
@@ -273,6 +285,7 @@ export class SqliteStore implements Store {
       }
       return fail(error, done.map((d) => d.op));
     }
+    if (done.length > 0) this.fullAt = 0;
     for (const { op, value } of done) op.resolve(value);
   }
 
@@ -305,15 +318,37 @@ export class SqliteStore implements Store {
     return this.write(() => void this.all(this.sql.insertResult(result)));
   }
 
-  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'> {
-    return this.write(() => this.insertDelivery(delivery));
+  /** A duplicate that was never shown is claimed in the same transaction (SQLite's commit never leaves its fate unknown). */
+  recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate> {
+    let stored = false;
+    const written = this.write((): DeliveryFate => {
+      if (this.insertDelivery(delivery)) {
+        // Said at once, not at the commit: a copy later in this same transaction is a duplicate.
+        this.showing.add(delivery.bodyHash);
+        stored = true;
+        return 'stored';
+      }
+      const [kept] = this.all(this.sql.keptDelivery(delivery));
+      const fate = keptFate(kept, this.showing) ?? 'duplicate';
+      if (fate !== 'claim') return fate;
+      return this.all(this.sql.claimDelivery(kept!.id)).length > 0 ? 'unshown' : 'duplicate';
+    });
+    return written.catch((error: unknown) => {
+      if (stored) this.showing.delete(delivery.bodyHash);
+      throw error;
+    });
   }
 
-  private insertDelivery(delivery: DeliveryRecord): 'stored' | 'duplicate' {
-    if (this.all(this.sql.insertDelivery(delivery)).length === 0) return 'duplicate';
+  markShown(bodyHash: string): Promise<void> {
+    return this.write(() => void this.all(this.sql.markShown(bodyHash))).finally(() => this.showing.delete(bodyHash));
+  }
+
+  /** Whether the delivery was new (stored now, with the result it brings). */
+  private insertDelivery(delivery: DeliveryRecord, shown = false): boolean {
+    if (this.all(this.sql.insertDelivery(delivery, shown)).length === 0) return false;
     const result = resultOfDelivery(delivery);
     if (result) this.all(this.sql.insertResult(result));
-    return 'stored';
+    return true;
   }
 
   history(query: HistoryQuery): Promise<HistoryPage> {
@@ -353,10 +388,24 @@ export class SqliteStore implements Store {
   importLegacy(entries: readonly LegacyEntry[]): Promise<void> {
     return this.write(() => {
       for (const e of entries) {
-        if (e.kind === 'delivery') this.insertDelivery(e.delivery);
+        // The journal's deliveries were shown by the build that wrote them.
+        if (e.kind === 'delivery') this.insertDelivery(e.delivery, true);
         else this.all(this.sql.legacy(e));
       }
     });
+  }
+
+  /**
+   * Whether deliveries can be stored now (the receiver's GET /readyz): not while a write failed
+   * for want of space in the last FULL_FOR_MS (none succeeding since), nor while the file system
+   * has less than LOW_SPACE_BYTES free; and the database must read.
+   */
+  async ping(): Promise<void> {
+    if (this.closed) throw closedError(this.location);
+    if ((this.fullAt > 0 && Date.now() - this.fullAt < FULL_FOR_MS) || diskIsFull(this.location)) {
+      throw new StorageError(this.location, msg('store.cannotWrite'), 'ENOSPC', storageHint('ENOSPC', this.location));
+    }
+    await this.read(() => this.all({ sql: 'PRAGMA user_version', params: [] }));
   }
 
   /** Commits the writes already asked for, then closes. */

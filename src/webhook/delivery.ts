@@ -21,10 +21,28 @@ export interface DeliveryRecord {
   payload: string;
 }
 
+/**
+ * What became of a delivery handed to the sink (the same webhook-id or the same body is the
+ * same delivery). `stored`: kept now, for the first time; the receiver shows it, then says so
+ * (`markShown`). `duplicate`: kept and shown before, or being shown by another caller of this
+ * sink. `showing`: kept a moment ago by another process, which is showing it: ask again
+ * shortly. `unshown`: kept but left unshown (the answer to its write was lost, or the
+ * receiver stopped before showing it): it is now this caller's to show, and no one else's.
+ */
+export type DeliveryFate = 'stored' | 'duplicate' | 'showing' | 'unshown';
+
 /** Where the receiver keeps deliveries (the record, for one): durable before it answers 2xx. */
 export interface DeliverySink {
   /** Shown by GET /healthz only to a caller holding the callback credentials (a path, or a database's host and user). */
   readonly location: string;
-  /** `duplicate` when the same webhook-id or the same body is already kept. */
-  recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'>;
+  /**
+   * Rejects when the delivery was not kept. A write whose commit's fate is unknown (the
+   * connection broke during COMMIT, a timeout after the statement was sent) is looked up
+   * before this settles: found, it is kept, and said as a duplicate would be.
+   */
+  recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate>;
+  /** The receiver has shown this stored delivery (by its body hash): a retry of it is a duplicate from now on. */
+  markShown(bodyHash: string): Promise<void>;
+  /** Resolves while deliveries can be stored now, rejects when they cannot (the database does not answer, the disk is full): GET /readyz. */
+  ping(): Promise<void>;
 }

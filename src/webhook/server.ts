@@ -2,20 +2,24 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { type AuthFailureReason, type CallbackAuth, createAuthenticator, defaultScheme } from './auth.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
-import type { DeliveryRecord, DeliverySink } from './delivery.js';
+import type { DeliveryFate, DeliveryRecord, DeliverySink } from './delivery.js';
 
 export { hostForUrl };
+
+/** How often a delivery another receiver is showing is asked about again. */
+const SHOWING_RETRY_MS = 50;
 
 /** Deeper JSON than this is refused (400): nobody's payload nests so, and printing it would overflow the stack. */
 export const MAX_JSON_DEPTH = 256;
 
 export type ListenerEvent =
-  /** A new delivery, stored: its record, with the body parsed. */
+  /** A delivery stored and shown for the first time (new, or kept earlier but never shown): its record, with the body parsed. */
   | ({ kind: 'delivery'; payload: unknown } & Omit<DeliveryRecord, 'payload'>)
   /** Same webhook-id or same body again: answered 2xx, stored once, not to be shown again. */
   | { kind: 'duplicate'; receivedAt: string; webhookId: string | null; bodyHash: string }
@@ -37,11 +41,9 @@ export interface ListenerOptions {
   auth?: CallbackAuth | undefined;
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: Buffer | string; key: Buffer | string } | undefined;
-  /** Whether the store answers, for GET /readyz (200 or 503); without it the listener is always ready. */
-  ready?: () => Promise<boolean>;
   /** Counters behind GET /metrics; one is made when none is given. */
   metrics?: ReceiverMetrics;
-  /** Where deliveries are recorded before they are answered 2xx. */
+  /** Where deliveries are recorded before they are answered 2xx; GET /readyz asks it whether they can be. */
   store: DeliverySink;
   /**
    * What GET /healthz says of the store to anyone: an id that names no path, host or user
@@ -49,7 +51,7 @@ export interface ListenerOptions {
    */
   storeId?: string | undefined;
   extractOptions?: ExtractOptions;
-  /** Relay each accepted delivery, headers and body unchanged, to this URL. */
+  /** Relay each delivery once it is shown, headers and body unchanged, to this URL. */
   forwardTo?: string;
   onEvent: (event: ListenerEvent) => void;
   now?: () => Date;
@@ -107,7 +109,9 @@ function firstHeader(headers: IncomingHttpHeaders, name: string): string | null 
  * `path` only, GET /healthz (status and the store's id; its location only with the callback
  * credentials), 413 past 1 MiB, signature check on the raw bytes, 400 for
  * non-JSON, dedupe by webhook-id or body hash (the store's unique constraints, so across
- * processes too), and a 2xx only once the delivery is durable in the store. Rejects with
+ * processes too), and a 2xx only once the delivery is durable in the store and shown. A
+ * delivery is shown once: a retry of one that was stored but never shown (its 2xx was lost
+ * with the store's answer, or the receiver stopped first) is shown then. Rejects with
  * ListenError when the port cannot be bound.
  */
 export async function startListener(options: ListenerOptions): Promise<Listener> {
@@ -206,9 +210,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const bodyHash = createHash('sha256').update(body).digest('hex');
     const found = extractResult(payload, options.extractOptions);
     const delivery = { webhookId, bodyHash, ...found, verified };
-    let stored: 'stored' | 'duplicate';
+    const record = { receivedAt: at, ...delivery, payload: text };
+    let fate: DeliveryFate;
     try {
-      stored = await options.store.recordDelivery({ receivedAt: at, ...delivery, payload: text });
+      fate = await options.store.recordDelivery(record);
+      // Another receiver stored it a moment ago and is showing it: asked again until it says so
+      // (or, after a few seconds unshown, the sink hands it to this one).
+      while (fate === 'showing') {
+        await delay(SHOWING_RETRY_MS);
+        fate = await options.store.recordDelivery(record);
+      }
     } catch (error) {
       // Not recorded, so not acknowledged: the sender retries later.
       metrics.storeError();
@@ -217,27 +228,29 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       emit({ kind: 'error', receivedAt: at, message: `the store could not record the delivery: ${error instanceof Error ? error.message : String(error)}` });
       return;
     }
-    if (stored === 'duplicate') {
+    if (fate === 'duplicate') {
       stats.duplicates++;
       metrics.delivery('duplicate');
       reply(res, 200, { ok: true, duplicate: true });
       emit({ kind: 'duplicate', receivedAt: at, webhookId, bodyHash });
       return;
     }
+    // Shown, then answered: a receiver stopped in between is sent the delivery again and shows it then.
     stats.received++;
     metrics.delivery(found.outcome);
-    reply(res, 200, { ok: true });
     emit({ kind: 'delivery', receivedAt: at, ...delivery, payload });
+    reply(res, 200, { ok: true });
     forward(req.headers, raw, { webhookId, bodyHash, idContrato: found.idContrato });
+    // An unshown one was marked as it was claimed. A mark that fails leaves the delivery to be shown again by a retry.
+    if (fate === 'stored') await options.store.markShown(bodyHash).catch(() => metrics.storeError());
   };
 
-  /** GET /readyz: 200 while the store answers, 503 otherwise (a slow answer counts as none). */
+  /** GET /readyz: 200 while deliveries can be stored, 503 otherwise (a slow answer counts as none). */
   const readiness = async (): Promise<boolean> => {
-    if (!options.ready) return true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
     try {
-      return await Promise.race([options.ready().catch(() => false), late]);
+      return await Promise.race([options.store.ping().then(() => true, () => false), late]);
     } finally {
       clearTimeout(timer);
     }
@@ -269,7 +282,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         }
         void readiness().then((ready) => {
           if (path === '/readyz') {
-            reply(res, ready ? 200 : 503, ready ? { ok: true } : { ok: false, error: 'the store does not answer' });
+            reply(res, ready ? 200 : 503, ready ? { ok: true } : { ok: false, error: 'deliveries cannot be stored now' });
             return;
           }
           const text = metrics.render({ ready, inFlight: inFlight.size });

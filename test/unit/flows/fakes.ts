@@ -20,7 +20,7 @@ import {
 } from '../../../src/record/record.js';
 import type { ServiceClient, SubmitAccepted, SubmitOptions } from '../../../src/service/client.js';
 import { StorageError } from '../../../src/settings/home.js';
-import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
+import type { DeliveryFate, DeliveryRecord } from '../../../src/webhook/delivery.js';
 
 type Counted = 'claim' | 'recordAnswer' | 'recordResult' | 'recordDelivery' | 'resultOf' | 'followResults' | 'close';
 
@@ -94,7 +94,7 @@ export class FakeStore implements Store {
     for (const follower of this.followers) follower(result);
   }
 
-  async recordDelivery(delivery: DeliveryRecord): Promise<'stored' | 'duplicate'> {
+  async recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate> {
     await this.count('recordDelivery');
     if (this.deliveries.some((d) => d.bodyHash === delivery.bodyHash)) return 'duplicate';
     this.deliveries.push(delivery);
@@ -104,6 +104,11 @@ export class FakeStore implements Store {
     }
     return 'stored';
   }
+
+  /** Every delivery here is shown as it is stored (a receiver that never stops between the two). */
+  async markShown(): Promise<void> {}
+
+  async ping(): Promise<void> {}
 
   async history(): Promise<HistoryPage> {
     return { entries: this.submissions().reverse(), more: 0, moreCap: 0, unreadable: [] };

@@ -17,6 +17,8 @@ export interface RecordUnderTest {
   count(table: 'submissions' | 'deliveries' | 'results'): Promise<number>;
   /** Damages the first answer's `erros` as a broken disk or a hand edit could. */
   damageFirstAnswer(): Promise<void>;
+  /** Makes every delivery still unshown an hour older (its receiver stopped before showing it, long ago). */
+  ageUnshown(): Promise<void>;
   /** Removes what the record left behind (stores opened by `open` are closed by the suite). */
   dispose(): Promise<void>;
 }
@@ -161,7 +163,9 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect(await store.recordDelivery(deliveryOf({ webhookId: 'w2' }))).toBe('duplicate');
       expect(await store.recordDelivery(deliveryOf({ webhookId: null, bodyHash: 'b3' }))).toBe('stored');
       expect((await store.resultOf('C-9'))?.outcome).toBe('approved');
-      // Two processes on one record: the unique constraints hold across connections.
+      // Two processes on one record: the unique constraints hold across connections (once the receiver has shown what it stored).
+      await store.markShown('b1');
+      await store.markShown('b3');
       const other = await open();
       expect(await other.recordDelivery(deliveryOf({ bodyHash: 'b4' }))).toBe('duplicate');
       expect(await record.count('deliveries')).toBe(2);
@@ -187,6 +191,37 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       const late = store.recordDelivery(deliveryOf({ webhookId: 'late', bodyHash: 'late' }));
       await store.close();
       expect(await late).toBe('stored');
+    });
+
+    it('a delivery being shown: a copy is a duplicate to the process showing it, `showing` to another; once marked shown, a duplicate to all', async () => {
+      const [store, other] = [await open(), await open()];
+      const [first, copy] = await Promise.all([store.recordDelivery(deliveryOf()), store.recordDelivery(deliveryOf())]);
+      expect([first, copy]).toEqual(['stored', 'duplicate']);
+      expect(await store.recordDelivery(deliveryOf({ bodyHash: 'b2' }))).toBe('duplicate');
+      expect(await other.recordDelivery(deliveryOf({ webhookId: 'w2' }))).toBe('showing');
+      await store.markShown('b1');
+      expect(await other.recordDelivery(deliveryOf())).toBe('duplicate');
+      expect(await store.recordDelivery(deliveryOf())).toBe('duplicate');
+    });
+
+    it('a delivery left unshown (its receiver stopped before showing it) is handed to one caller of its retries, whichever connection', async () => {
+      const stopped = await open();
+      expect(await stopped.recordDelivery(deliveryOf())).toBe('stored');
+      await record.ageUnshown();
+      const [a, b] = [await open(), await open()];
+      const retries = await Promise.all([a.recordDelivery(deliveryOf()), b.recordDelivery(deliveryOf({ bodyHash: 'b2' })), a.recordDelivery(deliveryOf({ webhookId: 'w2' })), b.recordDelivery(deliveryOf())]);
+      expect(retries.filter((fate) => fate === 'unshown')).toHaveLength(1);
+      expect(retries.filter((fate) => fate === 'duplicate')).toHaveLength(3);
+      expect(await stopped.recordDelivery(deliveryOf())).toBe('duplicate');
+      expect(await record.count('deliveries')).toBe(1);
+    });
+
+    it("the journal's deliveries were shown by the build that kept them: their retries are duplicates", async () => {
+      const store = await open();
+      await store.importLegacy([{ kind: 'delivery', delivery: deliveryOf() }]);
+      await record.ageUnshown();
+      expect(await store.recordDelivery(deliveryOf())).toBe('duplicate');
+      expect(await (await open()).recordDelivery(deliveryOf())).toBe('duplicate');
     });
 
     it('a field holding U+0000 (escaped in the JSON) is stored, not refused forever', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, PostgresStore } from '../../../src/record/postgres.js';
 import { StorageError } from '../../../src/settings/home.js';
 import { havePostgres, type PgCluster, startPostgres } from '../../e2e/postgres.js';
+import { waitFor } from '../../wait-for.js';
 import { deliveryOf, recordContract } from './contract.js';
 
 let cluster: PgCluster;
@@ -33,6 +34,7 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       open: () => PostgresStore.open(url),
       count: async (table) => Number(await cluster.psql(`SELECT count(*) FROM econsig_${table}`, name)),
       damageFirstAnswer: async () => void (await cluster.psql(`UPDATE econsig_answers SET erros = '"not a list"' WHERE submission_id = 1`, name)),
+      ageUnshown: async () => void (await cluster.psql(`UPDATE econsig_deliveries SET unshown_since = unshown_since - interval '1 hour' WHERE unshown_since IS NOT NULL`, name)),
       dispose: async () => undefined,
     };
   });
@@ -93,6 +95,30 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       await expect.poll(() => seen.map((s) => s.id), { timeout: 2_000, interval: 10 }).toEqual(['C-new']);
       expect(seen[0]!.ms - sent).toBeLessThan(1_000);
       stop.abort();
+    });
+
+    it('a delivery whose write timed out behind a lock and committed later is handed to its retry (unshown), once', async () => {
+      const { name, url } = await freshDatabase();
+      const store = await PostgresStore.open(url, { queryTimeoutMs: 300 });
+      stores.push(store);
+      const locker = new pg.Client({ connectionString: url });
+      await locker.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE econsig_deliveries IN ACCESS EXCLUSIVE MODE');
+        // The statement is sent, the answer never comes: the lookup (behind the same lock) finds nothing to say.
+        const error = await store.recordDelivery(deliveryOf()).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StorageError);
+        await locker.query('COMMIT');
+      } finally {
+        await locker.end();
+      }
+      // The timed-out statement was still waiting at the server: it commits now, unshown.
+      await waitFor(async () => (await cluster.psql('SELECT count(*) FROM econsig_deliveries WHERE unshown_since IS NOT NULL', name)).trim() === '1');
+      await cluster.psql(`UPDATE econsig_deliveries SET unshown_since = unshown_since - interval '1 hour'`, name);
+      const [retry, copy] = await Promise.all([store.recordDelivery(deliveryOf()), store.recordDelivery(deliveryOf())]);
+      expect([retry, copy].sort()).toEqual(['duplicate', 'unshown']);
+      expect(await store.recordDelivery(deliveryOf())).toBe('duplicate');
     });
 
     it('a wrong password: exit 74, the URL shown without any password', async () => {

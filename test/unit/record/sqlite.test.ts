@@ -26,6 +26,7 @@ recordContract('SQLite', async () => {
     open: () => SqliteStore.open(home),
     count: async (table) => Number(db((c) => (c.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n)),
     damageFirstAnswer: async () => void db((c) => c.exec("UPDATE answers SET erros = '{not json' WHERE submission_id = 1")),
+    ageUnshown: async () => void db((c) => c.exec("UPDATE deliveries SET unshown_since = strftime('%Y-%m-%dT%H:%M:%fZ', unshown_since, '-1 hour') WHERE unshown_since IS NOT NULL")),
     dispose: async () => rmSync(home, { recursive: true, force: true }),
   };
 });

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -229,6 +229,8 @@ describe('listener: duplicates', () => {
     const writing = new Promise<void>((resolve) => (firstWriting = resolve));
     const flaky = {
       location: store.location,
+      markShown: (bodyHash: string) => store.markShown(bodyHash),
+      ping: () => store.ping(),
       recordDelivery: (delivery: DeliveryRecord) => {
         calls++;
         // The first write fails only after the other copies were answered.
@@ -250,6 +252,43 @@ describe('listener: duplicates', () => {
     expect(answers.filter((a) => a.text.includes('duplicate'))).toHaveLength(2);
     expect(stored()).toHaveLength(1);
     expect(deliveries()).toHaveLength(1);
+  });
+
+  it('a retry of a delivery stored but left unshown (its listener stopped first) is shown then, and forwarded, once', async () => {
+    const body = sandboxBody('APROVADO', 'C-LEFT');
+    const stopped = await SqliteStore.open(home);
+    const at = new Date().toISOString();
+    const kept = { receivedAt: at, webhookId: 'msg_left', bodyHash: createHash('sha256').update(body).digest('hex'), idContrato: 'C-LEFT', idProposta: 'PROP-1001', status: 'APROVADO', outcome: 'approved' as const, reason: null, verified: null, payload: body };
+    // Stored, then the process ended before its line: never marked shown; long enough ago that no receiver is still showing it.
+    expect(await stopped.recordDelivery(kept)).toBe('stored');
+    await stopped.close();
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    db.exec("UPDATE deliveries SET unshown_since = '2020-01-01T00:00:00.000Z'");
+    db.close();
+    const app = await startApp(async (_req, _body, res) => void res.writeHead(204).end());
+    const l = await listen({ forwardTo: `http://127.0.0.1:${app.port}/hooks` });
+    const retries = await Promise.all(Array.from({ length: 3 }, () => post(l.url, body, { 'webhook-id': 'msg_left' })));
+    expect(retries.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(retries.filter((r) => r.text.includes('duplicate'))).toHaveLength(2);
+    expect(deliveries()).toEqual([expect.objectContaining({ idContrato: 'C-LEFT', webhookId: 'msg_left' })]);
+    await waitFor(() => events.some((e) => e.kind === 'forwarded'));
+    expect(JSON.parse((await post(l.url, body, { 'webhook-id': 'msg_left' })).text)).toMatchObject({ duplicate: true });
+    await l.close();
+    expect(app.paths).toEqual(['/hooks']);
+    expect(stored()).toHaveLength(1);
+  });
+
+  it('copies at two listeners on one store at once: stored once, shown once, every copy 2xx', async () => {
+    const other = await SqliteStore.open(home);
+    toClose.push(() => other.close());
+    const otherEvents: ListenerEvent[] = [];
+    const [a, b] = [await listen(), await listen({ store: other, onEvent: (e) => otherEvents.push(e) })];
+    const bodies = Array.from({ length: 20 }, () => sandboxBody());
+    const answers = await Promise.all(bodies.flatMap((body) => [post(a.url, body), post(b.url, body), post(b.url, body)]));
+    expect(answers.map((r) => r.status)).toEqual(Array(60).fill(200));
+    const shown = [...events, ...otherEvents].filter((e) => e.kind === 'delivery');
+    expect(shown).toHaveLength(20);
+    expect(stored()).toHaveLength(20);
   });
 
   it('remembers deliveries stored before a restart, and those of another listener on the same store', async () => {
