@@ -171,8 +171,16 @@ export class PostgresStore implements Store {
   private unannounced: number[] = [];
   /** Deliveries stored by this process and not yet marked shown: their callers are showing them. */
   private readonly showing = new Set<string>();
+  /** Deliveries shown and waiting for their mark; `marking` while one UPDATE is under way. */
+  private unmarked: Array<{ bodyHash: string; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private marking = false;
   private announcing = false;
-  private readonly sql = recordSql({ prefix: 'econsig_', param: (n) => `$${n}`, now: 'clock_timestamp()' });
+  private readonly sql = recordSql({
+    prefix: 'econsig_',
+    param: (n) => `$${n}`,
+    now: 'clock_timestamp()',
+    each: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)`,
+  });
 
   private constructor(
     private readonly pool: Pool,
@@ -225,23 +233,40 @@ export class PostgresStore implements Store {
   }
 
   /** Runs `work` in a transaction on one connection; a broken connection is not returned to the pool. */
-  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
+  private transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.withClient(async (client) => {
       await client.query('BEGIN');
-      const value = await work(client);
-      await client.query('COMMIT');
-      return value;
-    } catch (error) {
       try {
+        const value = await work(client);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        // A ROLLBACK that fails too leaves the connection broken: withClient drops it.
         await client.query('ROLLBACK');
-      } catch (rollback) {
-        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+        throw error;
       }
+    });
+  }
+
+  /**
+   * Runs `work` on a connection of the pool's; a connection whose work failed is dropped, not
+   * returned (it may have broken, or still be running a statement given up at the timeout).
+   */
+  private async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // A connection lost while checked out is also emitted as 'error' (the query's rejection
+    // carries it): unheard, that event would end the process.
+    const heard = (): void => undefined;
+    client.on('error', heard);
+    let failed: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      failed = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
-      client.release(broken);
+      client.off('error', heard);
+      client.release(failed);
     }
   }
 
@@ -332,15 +357,16 @@ export class PostgresStore implements Store {
    */
   recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate> {
     return this.use(msg('store.teamCannotWrite'), async () => {
-      // A failure to connect: nothing was sent.
-      const client = await this.pool.connect();
+      let sent = false;
       let written: 'duplicate' | Row[];
       try {
-        written = await this.insertDelivery(delivery, client);
-        client.release();
+        written = await this.withClient((client) => {
+          sent = true;
+          return this.insertDelivery(delivery, client);
+        });
       } catch (error) {
-        client.release(error instanceof Error ? error : new Error(String(error)));
-        if (!this.mayHaveCommitted(error)) throw error;
+        // Not sent (no connection could be had), or refused by the server: not kept.
+        if (!sent || !this.mayHaveCommitted(error)) throw error;
         const found = await this.findDelivery(delivery).catch(() => null);
         if (found === null) throw error;
         return found;
@@ -371,8 +397,31 @@ export class PostgresStore implements Store {
     return (await this.query(this.sql.claimDelivery(kept!.id))).length > 0 ? 'unshown' : 'duplicate';
   }
 
+  /**
+   * One UPDATE at a time, carrying every delivery shown meanwhile: a commit of its own per
+   * delivery took half the receiver's throughput (the pool's connections and the WAL flushes
+   * went to marks).
+   */
   markShown(bodyHash: string): Promise<void> {
-    return this.use(msg('store.teamCannotWrite'), async () => void (await this.query(this.sql.markShown(bodyHash)))).finally(() => this.showing.delete(bodyHash));
+    const marked = new Promise<void>((resolve, reject) => this.unmarked.push({ bodyHash, resolve, reject }));
+    this.markSome();
+    // Until it is stored, a copy of it here is still a duplicate: it was shown.
+    return marked.then(() => void this.showing.delete(bodyHash));
+  }
+
+  private markSome(): void {
+    if (this.marking || this.unmarked.length === 0) return;
+    const batch = this.unmarked.splice(0, 1_000);
+    this.marking = true;
+    this.use(msg('store.teamCannotWrite'), () => this.query(this.sql.markShown(batch.map((b) => b.bodyHash))))
+      .then(
+        () => batch.forEach((b) => b.resolve()),
+        (error: unknown) => batch.forEach((b) => b.reject(error)),
+      )
+      .finally(() => {
+        this.marking = false;
+        this.markSome();
+      });
   }
 
   /**

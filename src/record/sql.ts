@@ -26,6 +26,8 @@ export interface Dialect {
   param(n: number): string;
   /** The database's clock as the statement runs (after any lock it waited for). */
   now: string;
+  /** A subquery of the texts in the JSON array of the nth parameter. */
+  each(n: number): string;
 }
 
 export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
@@ -44,7 +46,7 @@ const holds = (bodyHash: string): string => `(a.submission_id IS NULL OR a.outco
 /** The statements of the record in one dialect. */
 export type RecordSql = ReturnType<typeof recordSql>;
 
-export function recordSql({ prefix: t, param: p, now }: Dialect) {
+export function recordSql({ prefix: t, param: p, now, each }: Dialect) {
   const from = `${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const values = (count: number): string => Array.from({ length: count }, (_, i) => p(i + 1)).join(', ');
   const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
@@ -86,8 +88,9 @@ export function recordSql({ prefix: t, param: p, now }: Dialect) {
       ]),
     /** Takes an unshown delivery for showing: a row back means this caller has it, none that another took it first. */
     claimDelivery: (id: unknown) => statement(`UPDATE ${t}deliveries SET unshown_since = NULL WHERE id = ${p(1)} AND unshown_since IS NOT NULL RETURNING id`, [id]),
-    /** A stored delivery the receiver has shown. */
-    markShown: (bodyHash: string) => statement(`UPDATE ${t}deliveries SET unshown_since = NULL WHERE body_hash = ${p(1)}`, [bodyHash]),
+    /** Stored deliveries (by body hash) the receiver has shown. */
+    markShown: (bodyHashes: readonly string[]) =>
+      statement(`UPDATE ${t}deliveries SET unshown_since = NULL WHERE body_hash IN (${each(1)})`, [JSON.stringify(bodyHashes)]),
     /** A journal line other than a delivery (whose result an engine writes with it). */
     legacy: (e: Exclude<LegacyEntry, { kind: 'delivery' }>): Statement =>
       e.kind === 'submission' ? sql.insertSubmission(e.ref, e) : e.kind === 'answer' ? sql.upsertAnswer(e.ref, e.answer) : sql.insertResult(e.result),

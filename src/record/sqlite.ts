@@ -143,6 +143,8 @@ function diskIsFull(location: string): boolean {
 const LOW_SPACE_BYTES = 1024 * 1024;
 /** How long a write that failed for want of space keeps the store not ready (ping), unless a write succeeds first. */
 const FULL_FOR_MS = 10_000;
+/** How long a write nobody waits on may wait for another to share its commit. */
+const LATER_MS = 50;
 
 function storageError(location: string, what: Message, error: unknown): StorageError {
   if (error instanceof StorageError) return error;
@@ -162,13 +164,20 @@ interface Op {
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
 export class SqliteStore implements Store {
   private queue: Op[] = [];
+  private flushSoon: NodeJS.Immediate | undefined;
+  private flushLater: NodeJS.Timeout | undefined;
   private closed = false;
   /** When a write last failed for want of space (0: none since the last write that succeeded). */
   private fullAt = 0;
   /** Deliveries stored by this process and not yet marked shown: their callers are showing them. */
   private readonly showing = new Set<string>();
   private readonly statements = new Map<string, StatementSync>();
-  private readonly sql = recordSql({ prefix: '', param: (n) => `?${n}`, now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" });
+  private readonly sql = recordSql({
+    prefix: '',
+    param: (n) => `?${n}`,
+    now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    each: (n) => `SELECT value FROM json_each(?${n})`,
+  });
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -229,12 +238,18 @@ export class SqliteStore implements Store {
     return prepared.all(...params.map((v) => (typeof v === 'boolean' ? Number(v) : v) as SQLInputValue)) as Row[];
   }
 
-  /** Queue a write for this turn's transaction; resolves once it is committed (and synced). */
-  private write<T>(run: () => T): Promise<T> {
+  /**
+   * Queue a write for this turn's transaction; resolves once it is committed (and synced).
+   * `later`: a write nobody waits on (a delivery marked shown) rides with the next one, or is
+   * committed on its own after LATER_MS: no sync of its own while deliveries keep coming.
+   */
+  private write<T>(run: () => T, when: 'now' | 'later' = 'now'): Promise<T> {
     if (this.closed) return Promise.reject(closedError(this.location));
     return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       // setImmediate, not a microtask: every answer and delivery that arrived in this poll phase joins.
-      if (this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(() => this.flush());
+      if (when === 'now') this.flushSoon ??= setImmediate(() => this.flush());
+      else this.flushLater ??= setTimeout(() => this.flush(), LATER_MS);
     });
   }
 
@@ -244,6 +259,9 @@ export class SqliteStore implements Store {
    * write of several runs in a savepoint: one that fails is rolled back alone.
    */
   private flush(): void {
+    clearImmediate(this.flushSoon);
+    clearTimeout(this.flushLater);
+    this.flushSoon = this.flushLater = undefined;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
@@ -340,7 +358,8 @@ export class SqliteStore implements Store {
   }
 
   markShown(bodyHash: string): Promise<void> {
-    return this.write(() => void this.all(this.sql.markShown(bodyHash))).finally(() => this.showing.delete(bodyHash));
+    // Until it is stored, a copy of it here is still a duplicate: it was shown.
+    return this.write(() => void this.all(this.sql.markShown([bodyHash])), 'later').then(() => void this.showing.delete(bodyHash));
   }
 
   /** Whether the delivery was new (stored now, with the result it brings). */

@@ -14,6 +14,8 @@ export { hostForUrl };
 
 /** How often a delivery another receiver is showing is asked about again. */
 const SHOWING_RETRY_MS = 50;
+/** How long after a failed mark (the store away) it is tried again. */
+const MARK_RETRY_MS = 1_000;
 
 /** Deeper JSON than this is refused (400): nobody's payload nests so, and printing it would overflow the stack. */
 export const MAX_JSON_DEPTH = 256;
@@ -128,6 +130,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const forwardPool = options.forwardTo ? new Pool(new URL(options.forwardTo).origin, { connections: 8 }) : null;
   const forwardPath = options.forwardTo ? new URL(options.forwardTo).pathname + new URL(options.forwardTo).search : '/';
   const forwards = new Set<Promise<void>>();
+  // Deliveries shown whose mark is not yet stored: tried again while the listener runs.
+  const marks = new Set<Promise<void>>();
+  let stopping = false;
   // Handlers still running (e.g. awaiting the store after the client went away), so close() counts them.
   const inFlight = new Set<Promise<void>>();
   const emit = (event: ListenerEvent): void => {
@@ -157,6 +162,22 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       })
       .finally(() => forwards.delete(p));
     forwards.add(p);
+  };
+
+  /** Tells the store a delivery was shown, again after a failure until it is stored or the listener closes. */
+  const markShown = (bodyHash: string): void => {
+    const p = (async () => {
+      for (;;) {
+        try {
+          return await options.store.markShown(bodyHash);
+        } catch {
+          metrics.storeError();
+          if (stopping) return;
+          await delay(MARK_RETRY_MS);
+        }
+      }
+    })().finally(() => marks.delete(p));
+    marks.add(p);
   };
 
   const handleDelivery = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -241,8 +262,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     emit({ kind: 'delivery', receivedAt: at, ...delivery, payload });
     reply(res, 200, { ok: true });
     forward(req.headers, raw, { webhookId, bodyHash, idContrato: found.idContrato });
-    // An unshown one was marked as it was claimed. A mark that fails leaves the delivery to be shown again by a retry.
-    if (fate === 'stored') await options.store.markShown(bodyHash).catch(() => metrics.storeError());
+    // An unshown one was marked as it was claimed. One never marked (the listener stopped first) is shown again by a retry.
+    if (fate === 'stored') markShown(bodyHash);
   };
 
   /** GET /readyz: 200 while deliveries can be stored, 503 otherwise (a slow answer counts as none). */
@@ -346,7 +367,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         await closed;
         clearTimeout(grace);
         await Promise.allSettled([...inFlight]);
-        await Promise.race([Promise.allSettled([...forwards]), new Promise((r) => setTimeout(r, 5_000).unref())]);
+        stopping = true;
+        await Promise.race([Promise.allSettled([...forwards, ...marks]), new Promise((r) => setTimeout(r, 5_000).unref())]);
         await forwardPool?.destroy();
         return { ...stats };
       })()),

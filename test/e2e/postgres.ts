@@ -30,6 +30,8 @@ export interface PgCluster {
   psql(sql: string, database?: string): Promise<string>;
   /** Fast shutdown (sessions are cut, as when a database host goes away). */
   pause(): Promise<void>;
+  /** Immediate shutdown (`pg_ctl stop -m immediate`: every process killed, commits in flight cut off, recovery at the next start). */
+  crash(): Promise<void>;
   /** Starts it again on the same port. */
   resume(): Promise<void>;
   stop(): Promise<void>;
@@ -117,7 +119,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<PgClust
   }
   const log = join(dir, 'server.log');
   const start = () => exec('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', 'start']);
-  const stopServer = () => exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  const stopServer = (mode: 'fast' | 'immediate' = 'fast') => exec('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
   await start();
   let running = true;
 
@@ -140,6 +142,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<PgClust
     async pause() {
       if (!running) return;
       await stopServer();
+      running = false;
+    },
+    async crash() {
+      if (!running) return;
+      await stopServer('immediate');
       running = false;
     },
     async resume() {
