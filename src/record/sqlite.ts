@@ -143,7 +143,7 @@ function diskIsFull(location: string): boolean {
 const LOW_SPACE_BYTES = 1024 * 1024;
 /** How long a write that failed for want of space keeps the store not ready (ping), unless a write succeeds first. */
 const FULL_FOR_MS = 10_000;
-/** How long a write nobody waits on may wait for another to share its commit. */
+/** How long a mark may wait for a write to share its commit. */
 const LATER_MS = 50;
 
 function storageError(location: string, what: Message, error: unknown): StorageError {
@@ -171,6 +171,8 @@ export class SqliteStore implements Store {
   private fullAt = 0;
   /** Deliveries stored by this process and not yet marked shown: their callers are showing them. */
   private readonly showing = new Set<string>();
+  /** Deliveries shown and waiting for their mark (markShown). */
+  private unmarked: Array<{ bodyHash: string; resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly statements = new Map<string, StatementSync>();
   private readonly sql = recordSql({
     prefix: '',
@@ -238,18 +240,13 @@ export class SqliteStore implements Store {
     return prepared.all(...params.map((v) => (typeof v === 'boolean' ? Number(v) : v) as SQLInputValue)) as Row[];
   }
 
-  /**
-   * Queue a write for this turn's transaction; resolves once it is committed (and synced).
-   * `later`: a write nobody waits on (a delivery marked shown) rides with the next one, or is
-   * committed on its own after LATER_MS: no sync of its own while deliveries keep coming.
-   */
-  private write<T>(run: () => T, when: 'now' | 'later' = 'now'): Promise<T> {
+  /** Queue a write for this turn's transaction; resolves once it is committed (and synced). */
+  private write<T>(run: () => T): Promise<T> {
     if (this.closed) return Promise.reject(closedError(this.location));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       // setImmediate, not a microtask: every answer and delivery that arrived in this poll phase joins.
-      if (when === 'now') this.flushSoon ??= setImmediate(() => this.flush());
-      else this.flushLater ??= setTimeout(() => this.flush(), LATER_MS);
+      this.flushSoon ??= setImmediate(() => this.flush());
     });
   }
 
@@ -264,6 +261,15 @@ export class SqliteStore implements Store {
     this.flushSoon = this.flushLater = undefined;
     const batch = this.queue;
     this.queue = [];
+    const marks = this.unmarked;
+    this.unmarked = [];
+    if (marks.length > 0) {
+      batch.push({
+        run: () => this.all(this.sql.markShown(marks.map((m) => m.bodyHash))),
+        resolve: () => marks.forEach((m) => m.resolve()),
+        reject: (error) => marks.forEach((m) => m.reject(error)),
+      });
+    }
     if (batch.length === 0) return;
     const fail = (error: unknown, ops: readonly Op[]): void => {
       const mapped = storageError(this.location, msg('store.cannotWrite'), error);
@@ -357,9 +363,16 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Nobody waits on a mark: the marks of the moment go in one UPDATE with the next write's
+   * commit, or in a commit of their own after LATER_MS. A stream of deliveries adds no sync.
+   */
   markShown(bodyHash: string): Promise<void> {
+    if (this.closed) return Promise.reject(closedError(this.location));
+    const marked = new Promise<void>((resolve, reject) => this.unmarked.push({ bodyHash, resolve, reject }));
+    this.flushLater ??= setTimeout(() => this.flush(), LATER_MS);
     // Until it is stored, a copy of it here is still a duplicate: it was shown.
-    return this.write(() => void this.all(this.sql.markShown([bodyHash])), 'later').then(() => void this.showing.delete(bodyHash));
+    return marked.then(() => void this.showing.delete(bodyHash));
   }
 
   /** Whether the delivery was new (stored now, with the result it brings). */
