@@ -79,7 +79,7 @@ export function createReceiverMetrics(): ReceiverMetrics {
       }
 
       if (extra) {
-        family('econsig_receiver_ready', 'gauge', '1 while the store answers (GET /readyz 200), else 0.');
+        family('econsig_receiver_ready', 'gauge', '1 while deliveries can be stored (GET /readyz 200), else 0.');
         lines.push(`econsig_receiver_ready ${extra.ready ? 1 : 0}`);
         family('econsig_receiver_in_flight', 'gauge', 'Deliveries being handled now.');
         lines.push(`econsig_receiver_in_flight ${extra.inFlight}`);
