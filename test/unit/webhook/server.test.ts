@@ -353,6 +353,28 @@ describe('listener: store and 2xx', () => {
     expect((await l.close()).received).toBe(151);
   });
 
+  it('GET /readyz follows the store: 503 while it says deliveries cannot be stored, 200 again when they can', async () => {
+    let full = true;
+    const sink = {
+      location: store.location,
+      recordDelivery: (delivery: DeliveryRecord) => store.recordDelivery(delivery),
+      markShown: (bodyHash: string) => store.markShown(bodyHash),
+      ping: async () => {
+        if (full) throw new Error('ENOSPC');
+      },
+    };
+    const l = await listen({ store: sink });
+    const readyz = l.url.replace('/webhook', '/readyz');
+    const answer = async () => {
+      const res = await request(readyz);
+      return { status: res.statusCode, body: (await res.body.json()) as object };
+    };
+    expect(await answer()).toEqual({ status: 503, body: { ok: false, error: 'deliveries cannot be stored now' } });
+    expect((await (await request(l.url.replace('/webhook', '/metrics'))).body.text())).toContain('econsig_receiver_ready 0');
+    full = false;
+    expect(await answer()).toEqual({ status: 200, body: { ok: true } });
+  });
+
   it('answers 503 (so the sender retries) when the store cannot record it', async () => {
     const l = await listen();
     await store.close();
