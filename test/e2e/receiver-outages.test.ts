@@ -143,6 +143,15 @@ describe.skipIf(!havePostgres())('the receiver on a team store that fails mid-st
     await cluster?.stop();
   });
 
+  /** Once the stream is through: the receiver stops cleanly, each delivery one line and one forward, every row marked shown. */
+  async function expectEachShownOnce(sending: Sending, watch: WatchProcess, forwards: Map<string, number>, database: string): Promise<void> {
+    await sending.done;
+    expect(await watch.stop()).toBe(0);
+    expectEachOnce(linesPerContract(watch), 'result lines');
+    expectEachOnce(forwards, 'forwards');
+    expect((await cluster.psql('SELECT count(*), count(unshown_since) FROM econsig_deliveries', database)).trim()).toBe(`${N}|0`);
+  }
+
   it(`the database stopped (immediate) and started again under ${N} deliveries: each shown once, forwarded once; /readyz 503 while it is down`, async () => {
     const database = `outage_${++n}`;
     const url = await cluster.createDatabase(database);
@@ -158,11 +167,7 @@ describe.skipIf(!havePostgres())('the receiver on a team store that fails mid-st
       expect(await get(readyz)).toBe(503);
       await cluster.resume();
       await waitFor(async () => (await get(readyz)) === 200, 30_000);
-      await sending.done;
-      expect(await watch.stop()).toBe(0);
-      expectEachOnce(linesPerContract(watch), 'result lines');
-      expectEachOnce(target.counts, 'forwards');
-      expect((await cluster.psql('SELECT count(*), count(unshown_since) FROM econsig_deliveries', database)).trim()).toBe(`${N}|0`);
+      await expectEachShownOnce(sending, watch, target.counts, database);
     } finally {
       await target.close();
     }
@@ -187,11 +192,7 @@ describe.skipIf(!havePostgres())('the receiver on a team store that fails mid-st
       const waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'econsig' AND wait_event_type = 'Lock'";
       await waitFor(async () => Number(await cluster.psql(waiting, database)) > 8, 45_000);
       await locker.query('COMMIT');
-      await sending.done;
-      expect(await watch.stop()).toBe(0);
-      expectEachOnce(linesPerContract(watch), 'result lines');
-      expectEachOnce(target.counts, 'forwards');
-      expect((await cluster.psql('SELECT count(*), count(unshown_since) FROM econsig_deliveries', database)).trim()).toBe(`${N}|0`);
+      await expectEachShownOnce(sending, watch, target.counts, database);
     } finally {
       await locker.end().catch(() => undefined);
       await target.close();
