@@ -9,7 +9,7 @@ import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
 import { parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
 import { type Lang, say } from './i18n/index.js';
-import { packageVersion } from './package-files.js';
+import { versionText } from './package-files.js';
 
 export type * from './cli-inputs.js';
 
@@ -35,7 +35,7 @@ export function buildProgram(
     // Each command's help lists --profile, --json... too (issue 14).
     .configureHelp({ showGlobalOptions: true, ...helpIn(lang) })
     .description(help('help.econsig'))
-    .version(packageVersion(), '-V, --version', help('help.version'))
+    .version(versionText(), '-V, --version', help('help.version'))
     .helpOption('-h, --help', help('help.help'))
     .helpCommand('help [command]', help('help.helpCommand'))
     .option('--profile <name>', help('help.profile'))

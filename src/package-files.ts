@@ -1,15 +1,18 @@
 /**
  * The package's own files (package.json, the bundled fixtures), found from wherever this
- * code runs: src/ under the tests, dist/ from tsc, or a chunk of the build's bundle.
+ * code runs: src/ under the tests, dist/ from tsc, a chunk of the build's bundle, or the
+ * single executable, which carries them as SEA assets named by their path in the package
+ * (`fixtures/valid/pix-only.json`; scripts/build-exe.mjs) and has no such files on disk.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { getAsset, isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
 
 /** The folder of econsig's package.json: the first one above this file. */
-export function packageRoot(): string {
+function packageRoot(): string {
   if (root !== undefined) return root;
   const here = dirname(fileURLToPath(import.meta.url));
   for (let dir = here; ; dir = dirname(dir)) {
@@ -18,12 +21,25 @@ export function packageRoot(): string {
   }
 }
 
-/** A file of the package, e.g. `packageFile('fixtures', 'valid', 'pix-only.json')`. */
-export function packageFile(...parts: string[]): string {
-  return join(packageRoot(), ...parts);
+/**
+ * Where a file of the package is on disk, e.g. `packageFilePath('fixtures', 'valid',
+ * 'pix-only.json')`; undefined in the single executable, whose files are inside it.
+ */
+export function packageFilePath(...parts: string[]): string | undefined {
+  return isSea() ? undefined : join(packageRoot(), ...parts);
+}
+
+/** The text of a file of the package, wherever the package is. */
+export function packageFileText(...parts: string[]): string {
+  return isSea() ? getAsset(parts.join('/'), 'utf8') : readFileSync(join(packageRoot(), ...parts), 'utf8');
 }
 
 /** econsig's version, from its package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(packageFileText('package.json')) as { version: string }).version;
+}
+
+/** What `--version` says: the version, and in the single executable the Node it carries. */
+export function versionText(): string {
+  return isSea() ? `${packageVersion()}\nsingle-file build on Node ${process.versions.node}` : packageVersion();
 }

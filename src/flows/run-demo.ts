@@ -6,18 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { say } from '../i18n/index.js';
-import { packageFile } from '../package-files.js';
+import { packageFileText } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
 import { openStore } from '../record/open.js';
 import { storeId } from '../settings/home.js';
 import { startResultWaiter } from './result-waiter.js';
 import { runSubmit } from './run-submit.js';
 import type { BatchProgress } from './submit-batch.js';
-import { validateFiles } from './validate-files.js';
+import { reportOf } from './validate-files.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
-const DEMO_EXAMPLE = packageFile('fixtures', 'valid', 'bank-and-pix.json');
+const DEMO_EXAMPLE = ['fixtures', 'valid', 'bank-and-pix.json'];
 
 export interface DemoSteps {
   onValidated(report: FileReport): void;
@@ -33,11 +32,9 @@ export interface DemoOutcome {
 export async function runDemo(options: { delayMs: number; signal: AbortSignal; now: () => Date; steps: DemoSteps; }): Promise<DemoOutcome> {
   const home = mkdtempSync(join(tmpdir(), 'econsig-demo-'));
   try {
-    const [report] = validateFiles([DEMO_EXAMPLE], { cwd: process.cwd(), stdin: {}, now: options.now(), strict: false, keepValues: true });
-    if (!report) throw new Error(say('en', 'demo.exampleMissing'));
-    const shown = { ...report, file: 'fixtures/valid/bank-and-pix.json' };
-    options.steps.onValidated(shown);
-    if (!report.ok) return { report: shown, results: [] };
+    const report = reportOf(DEMO_EXAMPLE.join('/'), JSON.parse(packageFileText(...DEMO_EXAMPLE)), { now: options.now(), strict: false, keepValues: true });
+    options.steps.onValidated(report);
+    if (!report.ok) return { report, results: [] };
 
     // Each resource is closed however a later step fails: an open server would keep the
     // process alive after the error is shown.
@@ -50,7 +47,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
       const sandbox = await startSandbox({ port: 0, webhookUrl: waiter.mode.url, delayMs: options.delayMs });
       closers.unshift(() => sandbox.close());
       options.steps.onStarted({ sandboxUrl: sandbox.url, token: sandbox.token, webhookUrl: waiter.mode.url });
-      const results = await runSubmit([shown], {
+      const results = await runSubmit([report], {
         store,
         wait: { waiter, timeoutMs: options.delayMs + 15_000 },
         profile: 'demo',
@@ -63,7 +60,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
         now: options.now,
         ...(options.steps.progress ? { progress: options.steps.progress } : {}),
       });
-      return { report: shown, results };
+      return { report, results };
     } finally {
       for (const close of closers) await close();
     }

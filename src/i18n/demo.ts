@@ -13,7 +13,6 @@ export const en = {
   'demo.nextSubmit': '# the real job (token: econsig auth login)',
   'demo.failed': 'The demo did not end as expected;',
   'demo.failedWhy': 'the messages above say why.',
-  'demo.exampleMissing': 'the bundled example is missing',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -30,5 +29,4 @@ export const ptBR: Record<keyof typeof en, string> = {
   'demo.nextSubmit': '# o trabalho de verdade (token: econsig auth login)',
   'demo.failed': 'A demonstração não terminou como esperado;',
   'demo.failedWhy': 'as mensagens acima dizem por quê.',
-  'demo.exampleMissing': 'o exemplo que acompanha o econsig não foi encontrado',
 };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../package-files.js';
+import { packageFileText } from '../package-files.js';
 import * as z from '../domain/zod.js';
 import { UsageError } from '../errors.js';
 
@@ -48,10 +48,8 @@ export type Catalogue = z.infer<typeof catalogueSchema>;
 export type CatalogueProposal = Catalogue['proposals'][number];
 export type CataloguePixKey = Catalogue['pixKeys'][number];
 
-/** The catalogue that ships with econsig (fixtures/sandbox/catalogue.json). */
-export function bundledCataloguePath(): string {
-  return packageFile('fixtures', 'sandbox', 'catalogue.json');
-}
+/** The catalogue that ships with econsig. */
+export const BUNDLED_CATALOGUE = ['fixtures', 'sandbox', 'catalogue.json'] as const;
 
 /**
  * Check a parsed catalogue. Throws a UsageError naming `source` and the first fields at fault.
@@ -65,7 +63,8 @@ export function parseCatalogue(data: unknown, source: string): Catalogue {
 }
 
 /** Read and check a catalogue file (the bundled one when `path` is undefined). */
-export function loadCatalogue(path: string = bundledCataloguePath()): Catalogue {
+export function loadCatalogue(path?: string): Catalogue {
+  if (path === undefined) return parseCatalogue(JSON.parse(packageFileText(...BUNDLED_CATALOGUE)), BUNDLED_CATALOGUE.join('/'));
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -2,7 +2,7 @@
  * The sandbox's log is its data: every line goes to stdout, one per request and per webhook
  * attempt (with --json, one JSON object each). Lines are plain and key=value so they grep well.
  */
-import { packageFile } from '../package-files.js';
+import { packageFilePath, packageFileText } from '../package-files.js';
 import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
@@ -48,14 +48,21 @@ function describeWebhook(e: WebhookLogEntry): string {
   return parts.join(' ');
 }
 
-/** The valid example that ships with econsig (fixtures/valid/pix-only.json). */
-function bundledExamplePath(): string {
-  return packageFile('fixtures', 'valid', 'pix-only.json');
-}
+/** The valid example that ships with econsig. */
+const EXAMPLE = ['fixtures', 'valid', 'pix-only.json'];
 
-/** One POSIX shell word, so a path with spaces can be pasted as is. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/**
+ * The curl line that sends the bundled example, to paste into this system's usual shell: a
+ * POSIX shell, or PowerShell on Windows (Windows Terminal's default), where `curl` alone is
+ * another command. The example goes by its path when the package has it on disk, else (the
+ * single executable) inline.
+ */
+export function curlExample(endpoint: string, token: string, examplePath: string | undefined, platform: NodeJS.Platform = process.platform): string {
+  // One shell word: single quotes in both shells; a quote inside is '\'' in POSIX, '' in PowerShell.
+  const word = (text: string): string => `'${text.replace(/'/g, platform === 'win32' ? "''" : `'\\''`)}'`;
+  const data = examplePath === undefined ? JSON.stringify(JSON.parse(packageFileText(...EXAMPLE))) : `@${examplePath}`;
+  const curl = platform === 'win32' ? 'curl.exe' : 'curl';
+  return `${curl} -i -X POST ${endpoint} -H ${word(`Authorization: Bearer ${token}`)} -H ${word('Content-Type: application/json')} -d ${word(data)}`;
 }
 
 export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>): SandboxOutput {
@@ -84,7 +91,7 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
                 `  try:      econsig config set base-url ${info.baseUrl}`,
                 `            econsig auth login --client-credentials --token-url ${o.tokenUrl} --client-id ${o.clientId}   (paste the secret above)`,
               ]
-            : [`  try:      curl -i -X POST ${info.endpoint} -H 'Authorization: Bearer ${info.token}' -H 'Content-Type: application/json' -d ${shellQuote(`@${bundledExamplePath()}`)}`]),
+            : [`  try:      ${curlExample(info.endpoint, info.token, packageFilePath(...EXAMPLE))}`]),
           ...(info.clientCa ? [`  mTLS:     a client certificate signed by ${info.clientCa} is required`] : []),
           '  Ctrl-C to stop.',
           '',

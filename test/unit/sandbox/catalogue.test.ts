@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpf } from 'cpf-cnpj-validator';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { bundledCataloguePath, loadCatalogue, parseCatalogue } from '../../../src/sandbox/catalogue.js';
+import { BUNDLED_CATALOGUE, loadCatalogue, parseCatalogue } from '../../../src/sandbox/catalogue.js';
+import { packageFilePath, packageFileText } from '../../../src/package-files.js';
 
 describe('bundled catalogue', () => {
   const catalogue = loadCatalogue();
@@ -32,12 +33,12 @@ describe('bundled catalogue', () => {
   });
 
   it('is found from the module, not the working directory', () => {
-    expect(bundledCataloguePath()).toMatch(/fixtures[\\/]sandbox[\\/]catalogue\.json$/);
+    expect(packageFilePath(...BUNDLED_CATALOGUE)).toMatch(/fixtures[\\/]sandbox[\\/]catalogue\.json$/);
   });
 });
 
 describe('parseCatalogue / loadCatalogue errors', () => {
-  const base = () => JSON.parse(readFileSync(bundledCataloguePath(), 'utf8')) as { proposals: Record<string, unknown>[]; pixKeys: Record<string, unknown>[] };
+  const base = () => JSON.parse(packageFileText(...BUNDLED_CATALOGUE)) as { proposals: Record<string, unknown>[]; pixKeys: Record<string, unknown>[] };
 
   it.each([
     ['denied without reason', (c: ReturnType<typeof base>) => void (c.proposals[0] = { idProposta: 'X', workerCpf: '52998224725', outcome: 'denied' }), 'proposals.0.reason'],

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SandboxLogEntry } from '../../../src/sandbox/server.js';
-import { createSandboxOutput } from '../../../src/ui/sandbox-output.js';
+import { createSandboxOutput, curlExample } from '../../../src/ui/sandbox-output.js';
 
 function capture(json: boolean) {
   const stdout = new PassThrough();
@@ -54,6 +54,22 @@ describe('sandbox output', () => {
     const example = fileURLToPath(new URL('../../../fixtures/valid/pix-only.json', import.meta.url));
     expect(existsSync(example)).toBe(true);
     expect(c.err()).toContain(` -d '@${example}'\n`);
+  });
+
+  it.each([
+    ['linux', '/opt/econsig/fixtures/valid/pix-only.json', "curl -i -X POST http://h/c -H 'Authorization: Bearer sbx_abc' -H 'Content-Type: application/json' -d '@/opt/econsig/fixtures/valid/pix-only.json'"],
+    ['linux', "/home/o'neil/pix-only.json", "curl -i -X POST http://h/c -H 'Authorization: Bearer sbx_abc' -H 'Content-Type: application/json' -d '@/home/o'\\''neil/pix-only.json'"],
+    // PowerShell, Windows Terminal's default shell: its own single quotes, and curl.exe (curl alone is Invoke-WebRequest in Windows PowerShell).
+    ['win32', "C:\\Users\\o'neil\\econsig\\fixtures\\valid\\pix-only.json", "curl.exe -i -X POST http://h/c -H 'Authorization: Bearer sbx_abc' -H 'Content-Type: application/json' -d '@C:\\Users\\o''neil\\econsig\\fixtures\\valid\\pix-only.json'"],
+  ] as const)('the curl line on %s, for the example at %s', (platform, path, line) => {
+    expect(curlExample('http://h/c', 'sbx_abc', path, platform)).toBe(line);
+  });
+
+  it('the single executable has no example on disk: the curl line carries it inline', () => {
+    const example = readFileSync(fileURLToPath(new URL('../../../fixtures/valid/pix-only.json', import.meta.url)), 'utf8');
+    const line = curlExample('http://h/c', 'sbx_abc', undefined, 'linux');
+    expect(line).toMatch(/ -d '\{"idProposta":"PROP-1003",/);
+    expect(JSON.parse(/ -d '(.*)'$/.exec(line)?.[1] ?? '')).toEqual(JSON.parse(example));
   });
 
   it('--json writes one object per line, the entry itself', () => {
