@@ -20,6 +20,9 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // pg loads its optional native binding only when NODE_PG_FORCE_NATIVE is set; econsig does not use it.
   external: ['pg-native'],
+  // conf's writer removes its temporary files with when-exit, which ends the process on Windows
+  // at a Ctrl-C: src/when-exit.ts says why and takes its place.
+  alias: { 'when-exit': fileURLToPath(new URL('../dist/when-exit.js', import.meta.url)) },
   // CommonJS dependencies (undici, exceljs, pg) call require() for Node's own modules.
   banner: { js: "import { createRequire as __econsigCreateRequire } from 'node:module'; const require = __econsigCreateRequire(import.meta.url);" },
 });

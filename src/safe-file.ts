@@ -18,6 +18,15 @@ export const FILE_MODE = 0o600;
 /** Every folder econsig creates. */
 export const FOLDER_MODE = 0o700;
 
+/**
+ * Whether those modes protect anything here. Not on Windows: Node maps a mode to the
+ * read-only flag alone, and who may read a file is its folder's ACL (a user's %APPDATA% is
+ * theirs), so econsig neither tightens nor warns there (`doctor` says so once).
+ */
+export function modesProtect(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32';
+}
+
 /** A path econsig will not write: a link, a FIFO, a folder, a device or a socket (exit 2). */
 export class UnsafeTargetError extends UsageError {
   readonly path: string;

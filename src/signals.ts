@@ -14,7 +14,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
  * conf's dependency when-exit answers the first signal by raising the same one again at
- * once; only a signal later than this is a person pressing Ctrl-C a second time.
+ * once (the bundle replaces it, src/when-exit.ts; tsc's output keeps it); only a signal later
+ * than this is a person pressing Ctrl-C a second time.
  */
 const ECHO_MS = 300;
 
@@ -45,4 +46,14 @@ export function trapSignals(abort: AbortController, options: TrapOptions = {}): 
   return () => {
     for (const signal of SIGNALS) process.off(signal, onSignal);
   };
+}
+
+/**
+ * Ctrl-C read as a key (a terminal in raw mode: a prompt, a spinner) raised as the signal, so it
+ * takes the one path above. On Windows, process.kill of its own process ends it at once
+ * whoever listens (Node emulates only termination there), so the listeners are called here.
+ */
+export function raiseInterrupt(platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') process.emit('SIGINT', 'SIGINT');
+  else process.kill(process.pid, 'SIGINT');
 }

@@ -14,6 +14,7 @@ import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
 import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../settings/settings.js';
 import { resolveHome } from '../settings/home.js';
 import { openStore } from '../record/open.js';
+import { modesProtect } from '../safe-file.js';
 import { tokenExpiry } from '../settings/token.js';
 import { checkCertificateDates, expiresSoon, loadTlsMaterial, type TlsConnectOptions, type TlsMaterial } from '../settings/tls-files.js';
 import { authPlanOf, openAuthSession, tlsFailure, tokenFailure } from './auth-session.js';
@@ -46,6 +47,7 @@ export interface DoctorOptions {
   now?: () => Date;
   /** Limit for each network step (default 2.5 s: the doctor answers within seconds). */
   stepTimeoutMs?: number;
+  platform?: NodeJS.Platform;
 }
 
 const CLOCK_WARN_MS = 30_000;
@@ -110,7 +112,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   } catch (error) {
     set(fail('settings', error));
     for (const name of CHECKS.slice(1, -1)) set(skip(name, msg('doctor.needsSettings')));
-    set(await checkStore(resolveHome(options.env), options.env.ECONSIG_DATABASE_URL || undefined));
+    set(await checkStore(resolveHome(options.env), options.env.ECONSIG_DATABASE_URL || undefined, options.platform));
     return report(null, null);
   }
   try {
@@ -218,7 +220,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   set(receiver === undefined ? skip('receiver', msg('doctor.receiverNotSet')) : await checkReceiver(receiver, tls, timeoutMs));
 
   // 9. Store.
-  set(await checkStore(settings.paths.home, settings.values['database-url']));
+  set(await checkStore(settings.paths.home, settings.values['database-url'], options.platform));
   return report(profile, baseUrl);
 }
 
@@ -311,13 +313,15 @@ async function checkReceiver(receiver: string, tls: TlsMaterial | undefined, tim
   }
 }
 
-async function checkStore(home: string, databaseUrl: string | undefined): Promise<CheckResult> {
+async function checkStore(home: string, databaseUrl: string | undefined, platform: NodeJS.Platform = process.platform): Promise<CheckResult> {
   try {
     // The team store when database-url is set (its location never shows the password).
     const store = await openStore({ home, databaseUrl });
     try {
       await store.history({ limit: 1 });
-      return { name: 'store', status: 'ok', detail: msg('doctor.storeOk', { location: store.location }) };
+      const detail = msg('doctor.storeOk', { location: store.location });
+      // The one place econsig says that its 0600 and 0700 do nothing on Windows (safe-file.ts modesProtect).
+      return { name: 'store', status: 'ok', detail: modesProtect(platform) ? detail : msg('doctor.noModes', { detail, home }) };
     } finally {
       await store.close();
     }

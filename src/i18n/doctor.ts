@@ -66,6 +66,7 @@ export const en = {
   'doctor.receiverStartHint': 'Start `econsig watch` on the receiver host, or correct receiver-url.',
   'doctor.receiverNotSet': 'receiver-url not set',
   'doctor.storeOk': '{location} opens and answers',
+  'doctor.noModes': "{detail}; on Windows the modes econsig gives its files (0600) and folders (0700) mean nothing: {home} is as private as the Windows user account's folders",
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -135,4 +136,5 @@ export const ptBR: Record<keyof typeof en, string> = {
   'doctor.receiverStartHint': 'Inicie o `econsig watch` na máquina do receptor, ou corrija receiver-url.',
   'doctor.receiverNotSet': 'receiver-url não definido',
   'doctor.storeOk': '{location} abre e responde',
+  'doctor.noModes': '{detail}; no Windows os modos que o econsig dá aos arquivos (0600) e pastas (0700) não valem nada: {home} é tão privada quanto as pastas da conta de usuário do Windows',
 };

@@ -6,9 +6,9 @@ import { type Message, msg } from '../i18n/index.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { chmod, link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
-import { FILE_MODE, FOLDER_MODE, makeFolder } from '../safe-file.js';
+import { FILE_MODE, FOLDER_MODE, makeFolder, modesProtect } from '../safe-file.js';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 
 /** The mode of the store's files too (record/sqlite.ts). */
 export { FILE_MODE };
@@ -22,15 +22,18 @@ export interface HomePaths {
 }
 
 /**
- * The econsig home: ECONSIG_HOME, else `$XDG_CONFIG_HOME/econsig`, else `~/.config/econsig`.
- * A relative XDG_CONFIG_HOME is ignored, as the XDG spec says.
+ * The econsig home: ECONSIG_HOME, else `$XDG_CONFIG_HOME/econsig`, else `~/.config/econsig`,
+ * or on Windows `%APPDATA%\econsig` (where Windows programs keep a user's settings). A
+ * relative XDG_CONFIG_HOME or APPDATA is ignored, as the XDG spec says of its variables.
  */
-export function resolveHome(env: Record<string, string | undefined>, userHome: string = homedir()): string {
+export function resolveHome(env: Record<string, string | undefined>, userHome: string = homedir(), platform: NodeJS.Platform = process.platform): string {
+  const path = platform === 'win32' ? win32 : posix;
+  const usable = (folder: string | undefined): folder is string => folder !== undefined && folder !== '' && path.isAbsolute(folder);
   const explicit = env.ECONSIG_HOME;
-  if (explicit !== undefined && explicit.trim() !== '') return resolve(explicit);
-  const xdg = env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'econsig');
-  return join(userHome, '.config', 'econsig');
+  if (explicit !== undefined && explicit.trim() !== '') return path.resolve(explicit);
+  if (usable(env.XDG_CONFIG_HOME)) return path.join(env.XDG_CONFIG_HOME, 'econsig');
+  if (platform !== 'win32') return path.join(userHome, '.config', 'econsig');
+  return path.join(usable(env.APPDATA) ? env.APPDATA : path.join(userHome, 'AppData', 'Roaming'), 'econsig');
 }
 
 export function homePaths(home: string): HomePaths {
@@ -92,8 +95,9 @@ async function homeSalt(home: string): Promise<Buffer> {
   return readFile(path);
 }
 
-/** chmod `path` to `mode` when it grants anything to group or others; no-op when missing. */
-export async function tightenMode(path: string, mode: number): Promise<void> {
+/** chmod `path` to `mode` when it grants anything to group or others; no-op when missing, and on Windows. */
+export async function tightenMode(path: string, mode: number, platform: NodeJS.Platform = process.platform): Promise<void> {
+  if (!modesProtect(platform)) return;
   let current: number;
   try {
     current = (await stat(path)).mode & 0o777;

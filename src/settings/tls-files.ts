@@ -8,6 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { TLSSocket, createSecureContext, rootCertificates } from 'node:tls';
 import { AuthError, UsageError } from '../errors.js';
+import { modesProtect } from '../safe-file.js';
 import type { Settings, SettingKey } from './keys.js';
 import type { SettingSource } from './settings.js';
 
@@ -55,7 +56,8 @@ function readSettingFile(path: string, what: string): Buffer {
   }
 }
 
-function warnIfShared(path: string, what: string, warnings: Message[]): void {
+function warnIfShared(path: string, what: string, warnings: Message[], platform: NodeJS.Platform): void {
+  if (!modesProtect(platform)) return;
   try {
     const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0) {
@@ -91,6 +93,7 @@ export function loadTlsMaterial(
   values: TlsSettings,
   sources: Partial<Record<SettingKey, SettingSource>>,
   env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
 ): TlsMaterial | undefined {
   const certPath = values['tls.cert'];
   const keyPath = values['tls.key'];
@@ -114,7 +117,7 @@ export function loadTlsMaterial(
   if (certPath && keyPath) {
     connect.cert = readSettingFile(certPath, certName);
     connect.key = readSettingFile(keyPath, keyName);
-    warnIfShared(keyPath, keyName, warnings);
+    warnIfShared(keyPath, keyName, warnings, platform);
     let x509: X509Certificate;
     try {
       x509 = new X509Certificate(connect.cert);
@@ -133,7 +136,7 @@ export function loadTlsMaterial(
   }
   if (pfxPath) {
     connect.pfx = readSettingFile(pfxPath, pfxName);
-    warnIfShared(pfxPath, pfxName, warnings);
+    warnIfShared(pfxPath, pfxName, warnings, platform);
     const passphrase = env.ECONSIG_TLS_PASSPHRASE;
     if (passphrase !== undefined) connect.passphrase = passphrase;
     let raw: Buffer | undefined;

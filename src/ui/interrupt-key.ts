@@ -7,6 +7,7 @@
  * prependListener, which does not start a stream that nobody has read yet, so the byte was
  * never seen and Ctrl-C did nothing during a batch (issue 14).
  */
+import { raiseInterrupt } from '../signals.js';
 import type { InStream } from './io.js';
 
 const CTRL_C = 0x03;
@@ -17,7 +18,7 @@ interface TtyIn extends InStream {
 }
 
 /** Start watching `stdin` for Ctrl-C; returns the function that stops and restores the terminal. */
-export function watchInterruptKey(stdin: InStream, raise: () => void = () => process.kill(process.pid, 'SIGINT')): () => void {
+export function watchInterruptKey(stdin: InStream, raise: () => void = raiseInterrupt): () => void {
   const tty = stdin as TtyIn;
   if (tty.isTTY !== true || typeof tty.setRawMode !== 'function') return () => undefined;
   const wasRaw = tty.isRaw === true;

@@ -6,6 +6,7 @@
  */
 import { widthOf, wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { raiseInterrupt } from '../signals.js';
 import { type Message, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 
@@ -90,7 +91,7 @@ async function guard<T>(ask: () => Promise<T>, raise: () => void): Promise<T> {
 // Only where the entry traps SIGINT (src/signals.ts); elsewhere (a library use, a test)
 // the prompt's own cancellation is the whole story.
 const raiseSigint = (): void => {
-  if (process.listenerCount('SIGINT') > 0) process.kill(process.pid, 'SIGINT');
+  if (process.listenerCount('SIGINT') > 0) raiseInterrupt();
 };
 
 export interface PromptsOptions {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { trapSignals } from '../../src/signals.js';
+import { raiseInterrupt, trapSignals } from '../../src/signals.js';
 
 const untraps: Array<() => void> = [];
 afterEach(() => {
@@ -47,5 +47,21 @@ describe('trapSignals', () => {
     expect(process.listenerCount('SIGINT')).toBe(before + 1);
     untrap();
     expect(process.listenerCount('SIGINT')).toBe(before);
+  });
+});
+
+describe('raiseInterrupt (Ctrl-C read as a key)', () => {
+  it('on Windows calls the listeners in-process: process.kill of itself would end it there', () => {
+    const { abort } = trap();
+    raiseInterrupt('win32');
+    // Synchronously: a real signal would arrive later, from the system.
+    expect(abort.signal.aborted).toBe(true);
+  });
+
+  it('elsewhere raises the real signal, which arrives as one', async () => {
+    const { abort } = trap();
+    raiseInterrupt('linux');
+    await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+    expect(abort.signal.reason).toBeInstanceOf(InterruptedError);
   });
 });

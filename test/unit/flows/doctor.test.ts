@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { CHECKS, type DoctorReport, runDoctor } from '../../../src/flows/doctor.js';
+import { type Message, say } from '../../../src/i18n/index.js';
 import { resolveSettings } from '../../../src/settings/settings.js';
 import { type Stub, closedPort, startStub } from './fakes.js';
 
@@ -38,13 +39,14 @@ const jwt = (at: Date): string => {
   return `${part({ alg: 'none' })}.${part({ exp: Math.floor(at.getTime() / 1000) })}.sig`;
 };
 
-function doctor(env: Record<string, string | undefined>, options: { skewMs?: number; profile?: string } = {}): Promise<DoctorReport> {
+function doctor(env: Record<string, string | undefined>, options: { skewMs?: number; profile?: string; platform?: NodeJS.Platform } = {}): Promise<DoctorReport> {
   const skew = options.skewMs ?? 0;
   return runDoctor({
     env: { ECONSIG_HOME: home, ECONSIG_BASE_URL: service.url, ECONSIG_TOKEN: 'tok-abc', ...env },
     globals: { profile: options.profile, baseUrl: undefined },
     now: () => new Date(Date.now() + skew),
     stepTimeoutMs: 2_000,
+    ...(options.platform ? { platform: options.platform } : {}),
   });
 }
 
@@ -58,6 +60,17 @@ describe('runDoctor', () => {
     expect(statuses(report)).toEqual({ settings: 'ok', clock: 'ok', dns: 'ok', tcp: 'ok', tls: 'skip', certificate: 'skip', token: 'ok', receiver: 'skip', store: 'ok' });
     expect(report).toMatchObject({ ok: true, exitCode: ExitCode.ok, profile: 'default', baseUrl: service.url });
     expect(service.requests).toEqual(['GET /']);
+  });
+
+  it('on Windows the store line says, once, that 0600 and 0700 mean nothing there; nothing fails for it', async () => {
+    const store = (report: DoctorReport) => report.checks.find((c) => c.name === 'store');
+    const windows = await doctor({}, { platform: 'win32' });
+    expect(windows.exitCode).toBe(ExitCode.ok);
+    expect(store(windows)?.status).toBe('ok');
+    const said = say('en', store(windows)?.detail as Message);
+    expect(said).toContain('opens and answers; on Windows the modes econsig gives its files (0600) and folders (0700) mean nothing');
+    expect(said).toContain(home);
+    expect(say('en', store(await doctor({}, { platform: 'linux' }))?.detail as Message)).not.toContain('Windows');
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readdir, rm, stat, writeFile, chmod } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureHome, homePaths, resolveHome, storeId } from '../../../src/settings/home.js';
+import { ensureHome, homePaths, resolveHome, storeId, tightenMode } from '../../../src/settings/home.js';
 import { openConfigFile } from '../../../src/settings/config-file.js';
 
 describe('resolveHome', () => {
@@ -14,6 +14,16 @@ describe('resolveHome', () => {
     [{}, '/home/ana/.config/econsig'],
   ])('%j → %s', (env, expected) => {
     expect(resolveHome(env, '/home/ana')).toBe(expected);
+  });
+
+  it.each([
+    [{ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'C:\\Users\\ana\\AppData\\Roaming\\econsig'],
+    [{ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming', XDG_CONFIG_HOME: 'D:\\xdg' }, 'D:\\xdg\\econsig'],
+    [{ APPDATA: 'C:\\Users\\ana\\AppData\\Roaming', ECONSIG_HOME: 'E:\\econsig' }, 'E:\\econsig'],
+    [{ APPDATA: 'relative' }, 'C:\\Users\\ana\\AppData\\Roaming\\econsig'],
+    [{}, 'C:\\Users\\ana\\AppData\\Roaming\\econsig'],
+  ])('Windows: %j → %s', (env, expected) => {
+    expect(resolveHome(env, 'C:\\Users\\ana', 'win32')).toBe(expected);
   });
 
   it('makes a relative ECONSIG_HOME absolute', () => {
@@ -49,6 +59,14 @@ describe('file modes', () => {
     expect(await mode(home)).toBe(0o755);
     await ensureHome(home);
     expect(await mode(home)).toBe(0o700);
+  });
+
+  it('on Windows, where modes mean nothing, leaves the mode alone', async () => {
+    const home = join(root, 'windows');
+    await mkdir(home, { mode: 0o755 });
+    await chmod(home, 0o755);
+    await tightenMode(home, 0o700, 'win32');
+    expect(await mode(home)).toBe(0o755);
   });
 
   it('writes the config file 0600 (conf defaults to 0666) in a 0700 home', async () => {
