@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const binPath = join(repoRoot, 'bin', 'econsig.js');
+/** How econsig is run: the npm install's entry on this Node, or (test/exe/) a single executable. */
+export const npmProgram: readonly string[] = [process.execPath, binPath];
 
 export interface RunResult {
   code: number | null;
@@ -23,6 +25,8 @@ export interface RunOptions {
   input?: string;
   cwd?: string;
   timeoutMs?: number;
+  /** The program and its first arguments; default npmProgram. */
+  program?: readonly string[];
 }
 
 /** A fresh ECONSIG_HOME; remove it with the returned function. */
@@ -41,7 +45,8 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
       ...options.env,
     };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [binPath, ...args], {
+    const [command, ...first] = options.program ?? npmProgram;
+    const child = spawn(command as string, [...first, ...args], {
       cwd: options.cwd ?? repoRoot,
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

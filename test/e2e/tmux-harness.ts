@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { binPath, repoRoot } from './run-cli.js';
+import { npmProgram, repoRoot } from './run-cli.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 // On a developer's machine without tmux these tests are skipped; CI installs tmux, so there
@@ -83,13 +83,15 @@ export interface TerminalRun {
  * `econsig <args>` (a shell fragment) in a tmux pane, from the repository, with a clean
  * environment: env -i, so the pane does not inherit CI from the test run (the wizard would
  * refuse to start). `env` is added to PATH, HOME, TERM, LANG (en_US.UTF-8), NO_COLOR and
- * ECONSIG_HOME; an undefined value leaves that variable out.
+ * ECONSIG_HOME; an undefined value leaves that variable out. `where`: another program (a single
+ * executable) and folder to run it in.
  */
 export function runInTerminal(
   home: string,
   env: Record<string, string | undefined>,
   args: string,
   size?: { cols: number; rows: number },
+  where: { program?: readonly string[]; cwd?: string } = {},
 ): TerminalRun & { cleanup(): void } {
   const exitFile = join(home, 'exit-code');
   const script = join(home, 'run.sh');
@@ -107,7 +109,8 @@ export function runInTerminal(
     .map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}'`);
   // Once econsig has ended, a Ctrl-C still being pressed (the second-Ctrl-C test presses
   // until it sees the exit code) must not end the shell and with it the tmux session.
-  writeFileSync(script, `cd '${repoRoot}'\nenv -i ${assignments.join(' ')} '${process.execPath}' '${binPath}' ${args}\ncode=$?\ntrap '' INT\necho $code > '${exitFile}.tmp'\nmv '${exitFile}.tmp' '${exitFile}'\nsleep 600\n`);
+  const program = (where.program ?? npmProgram).map((word) => `'${word}'`).join(' ');
+  writeFileSync(script, `cd '${where.cwd ?? repoRoot}'\nenv -i ${assignments.join(' ')} ${program} ${args}\ncode=$?\ntrap '' INT\necho $code > '${exitFile}.tmp'\nmv '${exitFile}.tmp' '${exitFile}'\nsleep 600\n`);
   rmSync(exitFile, { force: true });
   const term = startTmux(`sh '${script}'`, size);
   const waitExit = async (ms: number): Promise<void> => {

@@ -3,7 +3,7 @@
  * stderr, its exit, and the URL it announced. Used by the receiver and team-store tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { binPath } from './run-cli.js';
+import { npmProgram } from './run-cli.js';
 
 export interface WatchProcess {
   child: ChildProcess;
@@ -25,10 +25,11 @@ export function killWatches(): void {
   running.clear();
 }
 
-export function startWatch(args: string[], env: Record<string, string | undefined>): WatchProcess {
+export function startWatch(args: string[], env: Record<string, string | undefined>, program: readonly string[] = npmProgram): WatchProcess {
   const fullEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', NO_COLOR: '1' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) fullEnv[k] = v;
-  const child = spawn(process.execPath, [binPath, 'watch', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...first] = program;
+  const child = spawn(command as string, [...first, 'watch', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const lines: string[] = [];
   let buffered = '';
