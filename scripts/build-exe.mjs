@@ -15,7 +15,7 @@
 // command's chunks, or a new fixture, travel without an edit here.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,11 +104,32 @@ function nodeBinary(name) {
     mkdirSync(dir, { recursive: true });
     const unpacked = join(work, 'package', target.binary);
     if (name === 'linux-x64') execFileSync('strip', ['--strip-all', '-o', `${binary}.tmp`, unpacked]);
-    else copyFileSync(unpacked, `${binary}.tmp`);
+    else writeFileSync(`${binary}.tmp`, withoutSignature(readFileSync(unpacked)));
     chmodSync(`${binary}.tmp`, 0o755);
     renameSync(`${binary}.tmp`, binary);
     return binary;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * node.exe without the OpenJS Foundation's Authenticode signature, as Node's SEA guide has it
+ * done before injection (`signtool remove /s`): the program injected after would leave a
+ * signature that no longer verifies, which Windows shows as worse than none. In the PE format
+ * (Microsoft's "PE Format", "The Attribute Certificate Table"), the signature is the certificate
+ * table at the end of the file, named by the fifth data directory of the optional header.
+ */
+function withoutSignature(exe) {
+  const header = exe.readUInt32LE(0x3c);
+  const optional = header + 24;
+  const directories = optional + (exe.readUInt16LE(optional) === 0x20b ? 112 : 96);
+  const certificates = directories + 4 * 8;
+  const offset = exe.readUInt32LE(certificates);
+  const size = exe.readUInt32LE(certificates + 4);
+  if (size === 0) return exe;
+  if (offset + size !== exe.length) throw new Error('build-exe: node.exe has its signature elsewhere than at its end');
+  const unsigned = Buffer.from(exe.subarray(0, offset));
+  unsigned.writeBigUInt64LE(0n, certificates);
+  return unsigned;
 }
