@@ -10,10 +10,15 @@ export const bin = join(root, 'bin', 'econsig.js');
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 /** Run `node ...args` once; wall time in ms and, when GNU time exists, peak RSS in MiB. */
-export function runNode(args, { env = {}, input, stdout = 'ignore' } = {}) {
+export function runNode(args, options = {}) {
+  return runProgram(process.execPath, args, options);
+}
+
+/** Run `program ...args` once, as runNode does. */
+export function runProgram(program, args, { env = {}, input, stdout = 'ignore' } = {}) {
   const fullEnv = { ...process.env, CI: '1', NO_COLOR: '1', ...env };
-  const cmd = gnuTime ?? process.execPath;
-  const cmdArgs = gnuTime ? ['-f', '%M', process.execPath, ...args] : args;
+  const cmd = gnuTime ?? program;
+  const cmdArgs = gnuTime ? ['-f', '%M', program, ...args] : args;
   const start = process.hrtime.bigint();
   const r = spawnSync(cmd, cmdArgs, { env: fullEnv, input, stdio: ['pipe', stdout, 'pipe'], maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

@@ -17,6 +17,7 @@ for (const [name, file, fn, print] of [
   ['wait', './wait.mjs', 'benchWait', 'printWait'],
   ['team', './team.mjs', 'benchTeam', 'printTeam'],
   ['store', './store.mjs', 'benchStore', 'printStore'],
+  ['exe', './exe.mjs', 'benchExe', 'printExe'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);
