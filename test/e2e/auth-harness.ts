@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { TestCerts } from './certs.js';
 import type { SandboxOptions } from './submit-harness.js';
 
 type SandboxModule = typeof import('../../src/sandbox/server.js');
@@ -22,6 +23,18 @@ export interface LoggedSandbox {
 }
 
 export const CONTRACTS = '/api/v1/e-consignado/contratos';
+
+/** econsig aimed at `s` with its OAuth2 client credentials and, given `certs`, the good client certificate and the CA. */
+export function oauthEnv(s: LoggedSandbox, certs?: TestCerts): Record<string, string> {
+  const o = s.sandbox.oauth!;
+  return {
+    ECONSIG_BASE_URL: s.sandbox.url,
+    ECONSIG_TOKEN_URL: o.tokenUrl,
+    ECONSIG_CLIENT_ID: o.clientId,
+    ECONSIG_CLIENT_SECRET: o.clientSecret,
+    ...(certs ? { ECONSIG_TLS_CERT: certs.clientCert, ECONSIG_TLS_KEY: certs.clientKey, ECONSIG_TLS_CA: certs.ca } : {}),
+  };
+}
 
 export async function startLoggedSandbox(options: Omit<SandboxOptions, 'port' | 'onLog'> = {}): Promise<LoggedSandbox> {
   const { startSandbox } = (await import(new URL('../../dist/sandbox/server.js', import.meta.url).href)) as SandboxModule;

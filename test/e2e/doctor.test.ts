@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoggedSandbox, type LoggedSandbox } from './auth-harness.js';
+import { oauthEnv, startLoggedSandbox, type LoggedSandbox } from './auth-harness.js';
 import { makeTestCerts, type TestCerts } from './certs.js';
 import { runCli } from './run-cli.js';
 import { freePort, startStub, useScratch } from './submit-harness.js';
@@ -27,17 +27,7 @@ afterAll(async () => {
 });
 
 function goodEnv(): Record<string, string | undefined> {
-  const o = s.sandbox.oauth!;
-  return {
-    ECONSIG_HOME: scratch.home,
-    ECONSIG_BASE_URL: s.sandbox.url,
-    ECONSIG_TOKEN_URL: o.tokenUrl,
-    ECONSIG_CLIENT_ID: o.clientId,
-    ECONSIG_CLIENT_SECRET: o.clientSecret,
-    ECONSIG_TLS_CERT: certs.clientCert,
-    ECONSIG_TLS_KEY: certs.clientKey,
-    ECONSIG_TLS_CA: certs.ca,
-  };
+  return { ECONSIG_HOME: scratch.home, ...oauthEnv(s, certs) };
 }
 
 interface Doc {

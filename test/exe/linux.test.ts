@@ -10,7 +10,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLoggedSandbox } from '../e2e/auth-harness.js';
+import { oauthEnv, startLoggedSandbox } from '../e2e/auth-harness.js';
 import { makeTestCerts } from '../e2e/certs.js';
 import { repoRoot, runCli } from '../e2e/run-cli.js';
 import { bankOnly, parseSubmitJson } from '../e2e/submit-harness.js';
@@ -124,18 +124,9 @@ describe('the Linux single executable at a desk without Node', () => {
     cleanups.push(() => certs.cleanup());
     const s = await startLoggedSandbox({ oauth: {}, tls: { cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey), clientCa: readFileSync(certs.ca) } });
     cleanups.push(() => s.close());
-    const o = s.sandbox.oauth!;
     const file = join(desk.dir, 'PROP-2001.json');
     writeFileSync(file, JSON.stringify(bankOnly('PROP-2001')));
-    const r = await run(['submit', file, '--json'], {
-      ECONSIG_BASE_URL: s.sandbox.url,
-      ECONSIG_TOKEN_URL: o.tokenUrl,
-      ECONSIG_CLIENT_ID: o.clientId,
-      ECONSIG_CLIENT_SECRET: o.clientSecret,
-      ECONSIG_TLS_CERT: certs.clientCert,
-      ECONSIG_TLS_KEY: certs.clientKey,
-      ECONSIG_TLS_CA: certs.ca,
-    });
+    const r = await run(['submit', file, '--json'], oauthEnv(s, certs));
     expect(r.code, r.stderr).toBe(0);
     expect(parseSubmitJson(r.stdout).results[0]?.outcome).toBe('accepted');
     expect(s.tokenRequests().map((e) => e.status)).toEqual([200]);
