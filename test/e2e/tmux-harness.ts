@@ -4,6 +4,7 @@
  * screen read back. Needs `npm run build` and tmux (.ci/run installs it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { npmProgram, repoRoot } from './run-cli.js';
@@ -30,7 +31,9 @@ export interface Terminal {
 let sessions = 0;
 
 export function startTmux(command: string, size: { cols: number; rows: number } = { cols: 120, rows: 40 }): Terminal {
-  const socket = `econsig-test-${process.pid}-${Date.now()}-${sessions++}`;
+  // Random, not the pid and the time alone: sessions in other PID namespaces share /tmp/tmux-<uid>
+  // and one run once read another's pane.
+  const socket = `econsig-test-${process.pid}-${randomBytes(6).toString('hex')}-${sessions++}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'term', '-x', String(size.cols), '-y', String(size.rows), command);
   const pane = (history = false): string =>
