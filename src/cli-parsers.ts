@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { MessageKey } from './i18n/index.js';
+import { baseUrlProblem } from './service/base-url.js';
 
 const invalid = (key: MessageKey): InvalidArgumentError => new InvalidArgumentError(key);
 
@@ -99,4 +100,13 @@ export function parseUrl(value: string): string {
     throw invalid('cli.expectHttpUrl');
   }
   return value;
+}
+
+/** --base-url: an http(s) URL without query or fragment (it names the service, service/base-url.ts). */
+export function parseBaseUrlFlag(value: string): string {
+  const url = parseUrl(value);
+  const problem = baseUrlProblem(url);
+  if (problem === 'query') throw invalid('config.expectNoQuery');
+  if (problem === 'fragment') throw invalid('config.expectNoFragment');
+  return url;
 }

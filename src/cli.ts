@@ -6,7 +6,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
-import { parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
 import { type Lang, say } from './i18n/index.js';
 import { versionText } from './package-files.js';
@@ -39,7 +39,7 @@ export function buildProgram(
     .helpOption('-h, --help', help('help.help'))
     .helpCommand('help [command]', help('help.helpCommand'))
     .option('--profile <name>', help('help.profile'))
-    .addOption(new Option('--base-url <url>', help('help.baseUrl')).argParser(parseUrl))
+    .addOption(new Option('--base-url <url>', help('help.baseUrl')).argParser(parseBaseUrlFlag))
     .option('--json', help('help.json'))
     .option('--no-color', help('help.color'))
     .option('--verbose', help('help.verbose'))

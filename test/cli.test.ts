@@ -132,6 +132,8 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['sandbox', '--fail-rate', '2']],
     [['watch', '--forward-to', 'ftp://x']],
     [['--base-url', 'not a url', 'validate', 'x']],
+    [['--base-url', 'http://127.0.0.1:4111/?x=1', 'validate', 'x']],
+    [['--base-url', 'https://h.example#f', 'validate', 'x']],
     [['validate', '--nope']],
     [['validate', '-', '--format', 'ods']],
     [['submit', 'p.csv', '--row', '0']],

@@ -23,6 +23,7 @@ import {
   headerValue,
   snippetOf,
 } from './errors.js';
+import { isLoopbackHost, parseBaseUrl } from './base-url.js';
 import { defaultRetryPolicy, failureOf, nextRetryDelay, type RetryPolicy } from './retry.js';
 import { isUntrustedServerCode } from './tls-probe.js';
 import { staticTokenSource, type TokenSource } from './token-source.js';
@@ -115,19 +116,6 @@ export function defaultUserAgent(): string {
   return `econsig/${packageVersion()}`;
 }
 
-function parseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InvalidBaseUrlError(`Base URL is not an absolute URL: ${JSON.stringify(baseUrl)}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidBaseUrlError(`Base URL must be http:// or https://, not ${url.protocol}//.`);
-  }
-  return url;
-}
-
 /** A base URL fit for messages: no user info, query or fragment. */
 function displayUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
@@ -140,11 +128,6 @@ function displayUrl(url: URL): string {
 export function contractsUrl(baseUrl: string): string {
   const url = parseBaseUrl(baseUrl);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}${CONTRACTS_PATH}`;
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  // WHATWG URL has already normalised IPv4 forms (127.1, 0x7f.0.0.1) to dotted decimal.
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** True when the base URL points at this machine (the sandbox, a local stub). */

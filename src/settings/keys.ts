@@ -7,6 +7,7 @@ import { maskSecret, redactConnectionString } from '../redact.js';
 import { UsageError } from '../errors.js';
 import { type MessageKey, type Message, msg } from '../i18n/index.js';
 import { CALLBACK_AUTH_SCHEMES } from '../webhook/auth.js';
+import { baseUrlProblem } from '../service/base-url.js';
 
 /** The built-in sandbox, so a new user has a working setup (task: default profile). */
 export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010';
@@ -15,6 +16,8 @@ export const DEFAULT_PROFILE = 'default';
 /** Every effective setting, typed. Keys are the names `econsig config` uses. */
 export interface Settings {
   'base-url': string | undefined;
+  /** The service's name for the guard, when two base URLs are one service (docs/cli-contract.md "The guard"). */
+  'service-id': string | undefined;
   'database-url': string | undefined;
   'webhook.port': number;
   'webhook.host': string;
@@ -72,6 +75,16 @@ function parseHttpUrl(raw: string) {
   return { error: msg('config.expectUrl') };
 }
 
+/** A base URL names a service: a query or fragment no request carries is refused (service/base-url.ts). */
+function parseServiceUrl(raw: string) {
+  const parsed = parseHttpUrl(raw);
+  if ('error' in parsed) return parsed;
+  const problem = baseUrlProblem(parsed.value);
+  if (problem === 'query') return { error: msg('config.expectNoQuery') };
+  if (problem === 'fragment') return { error: msg('config.expectNoFragment') };
+  return parsed;
+}
+
 function parseChoice<T extends string>(choices: readonly T[]) {
   return (raw: string) => {
     const text = raw.trim().toLowerCase();
@@ -95,7 +108,16 @@ const specs: Record<SettingKey, SettingSpec> = {
   'base-url': {
     example: 'https://homolog.example.com',
     secret: false,
-    parse: parseHttpUrl,
+    parse: parseServiceUrl,
+  },
+  'service-id': {
+    example: 'banco-homolog',
+    secret: false,
+    parse: (raw) => {
+      const text = raw.trim();
+      // A name, never a URL: it cannot be mistaken for a base URL's identity.
+      return /^[A-Za-z0-9][\w.-]{0,99}$/.test(text) ? { value: text } : { error: msg('config.expectServiceId') };
+    },
   },
   'database-url': {
     example: 'postgres://econsig@db.example.com/econsig',
@@ -248,6 +270,7 @@ export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
 export function defaultSettings(profile: string): Settings {
   return {
     'base-url': profile === DEFAULT_PROFILE ? SANDBOX_BASE_URL : undefined,
+    'service-id': undefined,
     'database-url': undefined,
     'webhook.port': 4020,
     'webhook.host': '127.0.0.1',

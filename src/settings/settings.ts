@@ -18,6 +18,7 @@ import {
 } from './keys.js';
 import { resolveToken, type ResolvedToken } from './token.js';
 import { type CallbackAuthScheme, defaultScheme } from '../webhook/auth.js';
+import { serviceIdentity } from '../service/base-url.js';
 
 export type SettingSource = 'flag' | 'env' | 'config' | 'default';
 export type Env = Record<string, string | undefined>;
@@ -25,6 +26,7 @@ export type Env = Record<string, string | undefined>;
 /** Environment variables that set a setting (docs/cli-contract.md "Environment"). */
 export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
   'base-url': 'ECONSIG_BASE_URL',
+  'service-id': 'ECONSIG_SERVICE_ID',
   'database-url': 'ECONSIG_DATABASE_URL',
   'webhook.secret': 'ECONSIG_WEBHOOK_SECRET',
   'auth.token-url': 'ECONSIG_TOKEN_URL',
@@ -167,6 +169,15 @@ export function requireBaseUrl(settings: Pick<ResolvedSettings, 'values' | 'prof
   if (url !== undefined) return url;
   const name = settings.profile.name;
   throw new UsageError(msg('config.noBaseUrl', { profile: name }), msg('config.noBaseUrlHint', { profile: name }));
+}
+
+/**
+ * The service the guard keys a proposal on (docs/cli-contract.md "The guard"): the profile's
+ * `service-id` when set, else the base URL's canonical identity, so every spelling of one
+ * URL is one service.
+ */
+export function guardService(settings: Pick<ResolvedSettings, 'values' | 'profile'>): string {
+  return settings.values['service-id'] ?? serviceIdentity(requireBaseUrl(settings));
 }
 
 /** The listener's settings (watch, submit --wait) as the webhook server takes them. */

@@ -27,6 +27,8 @@ describe('parseSettingValue accepts', () => {
     ['concurrency', '8', 8],
     ['webhook.id-field', 'data.contrato.id', 'data.contrato.id'],
     ['webhook.status-field', 'situacao', 'situacao'],
+    ['service-id', ' banco-homolog ', 'banco-homolog'],
+    ['service-id', 'bank.v2_prod', 'bank.v2_prod'],
   ])('%s = %j', (key, raw, expected) => {
     expect(parseSettingValue(key, raw)).toBe(expected);
   });
@@ -36,6 +38,11 @@ describe('parseSettingValue rejects, naming the key and an example', () => {
   it.each<[SettingKey, string]>([
     ['base-url', 'ftp://x.example'],
     ['base-url', 'not a url'],
+    ['base-url', 'http://127.0.0.1:4111/?x=1'],
+    ['base-url', 'https://h.example/gw#top'],
+    ['service-id', 'https://h.example'],
+    ['service-id', 'two words'],
+    ['service-id', ''],
     ['webhook.port', '65536'],
     ['webhook.port', '-1'],
     ['webhook.port', '40.5'],
