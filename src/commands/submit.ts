@@ -6,7 +6,7 @@ import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource, reportsExitCode } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
-import { type ResolvedSettings, listenerSettings, requireBaseUrl, resolveSettings } from '../settings/settings.js';
+import { type ResolvedSettings, guardService, listenerSettings, requireBaseUrl, resolveSettings } from '../settings/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../settings/keys.js';
 import {
   createSubmitProgress,
@@ -23,8 +23,8 @@ import { msg } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { checkOutputPath } from '../safe-file.js';
 import type { SheetResults } from '../flows/sheet-results.js';
-import { renderImport } from '../ui/history-output.js';
-import type { ImportReport } from '../record/import-journal.js';
+import { renderStoreNotice } from '../ui/history-output.js';
+import type { StoreNotice } from '../record/record.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
@@ -140,7 +140,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   try {
     // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
     const wait = input.wait ? { listener: waitListener(settings), listen: !(values['database-url'] && !input.listen) } : undefined;
-    const record = { home: settings.paths.home, databaseUrl: values['database-url'], onImport: (report: ImportReport) => renderImport(io, report), wait };
+    const record = { home: settings.paths.home, databaseUrl: values['database-url'], onNotice: (notice: StoreNotice) => renderStoreNotice(io, notice), wait };
     results = await withRecord(record, (store, waiter) => {
       renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waiter ? { wait: waiter.mode } : {}) });
       return runSubmit(reports, {
@@ -148,6 +148,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
         ...(waiter ? { wait: { waiter, timeoutMs: values['wait-timeout'] * 1000 } } : {}),
         profile: settings.profile.name,
         baseUrl,
+        service: guardService(settings),
         tokens: session.tokens,
         ...(session.tls ? { tls: session.tls.connect } : {}),
         requestTimeoutMs: values['request-timeout'] * 1000,

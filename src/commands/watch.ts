@@ -3,7 +3,7 @@ import { msg } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { storeId } from '../settings/home.js';
 import { type ListenerSettings, listenerSettings, resolveSettings } from '../settings/settings.js';
-import { renderImport } from '../ui/history-output.js';
+import { renderStoreNotice } from '../ui/history-output.js';
 import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
@@ -58,7 +58,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
 
   // --contract with a team store and no --port/--host: the receiver is elsewhere; wait on the store.
   const listen = !(settings.databaseUrl && input.contract !== undefined && input.port === undefined && input.host === undefined);
-  const store = await openStore({ home: settings.home, databaseUrl: settings.databaseUrl, onImport: (report) => renderImport(ctx.io, report) });
+  const store = await openStore({ home: settings.home, databaseUrl: settings.databaseUrl, onNotice: (notice) => renderStoreNotice(ctx.io, notice) });
   let end;
   try {
     end = await runWatchSession({

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageFileText } from '../package-files.js';
 import { startSandbox } from '../sandbox/server.js';
+import { serviceIdentity } from '../service/base-url.js';
 import { openStore } from '../record/open.js';
 import { storeId } from '../settings/home.js';
 import { startResultWaiter } from './result-waiter.js';
@@ -52,6 +53,7 @@ export async function runDemo(options: { delayMs: number; signal: AbortSignal; n
         wait: { waiter, timeoutMs: options.delayMs + 15_000 },
         profile: 'demo',
         baseUrl: sandbox.url,
+        service: serviceIdentity(sandbox.url),
         token: sandbox.token,
         requestTimeoutMs: 10_000,
         concurrency: 1,

@@ -9,9 +9,8 @@ import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
-import type { ImportReport } from '../record/import-journal.js';
 import { openStore } from '../record/open.js';
-import type { Store } from '../record/record.js';
+import type { Store, StoreNotice } from '../record/record.js';
 import { storeId } from '../settings/home.js';
 import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
@@ -23,8 +22,8 @@ export interface RecordOptions {
   home: string;
   /** The team store (postgres://); undefined: SQLite in `home`. */
   databaseUrl?: string | undefined;
-  /** Told when the store imported an old journal.jsonl on opening. */
-  onImport?: (report: ImportReport) => void;
+  /** Told what opening the store did that the operator should hear of (record/open.ts). */
+  onNotice?: (notice: StoreNotice) => void;
   /** --wait: where results are learnt; `listen: false` binds no port, results come from the (team) store alone. */
   wait?: { listener: ListenerPlace; listen?: boolean } | undefined;
 }
@@ -34,7 +33,7 @@ export interface RecordOptions {
  * to `use`, and close both however it ends.
  */
 export async function withRecord<T>(options: RecordOptions, use: (store: Store, waiter: ResultWaiter | undefined) => Promise<T>): Promise<T> {
-  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, ...(options.onImport ? { onImport: options.onImport } : {}) });
+  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, onNotice: options.onNotice });
   let waiter: ResultWaiter | undefined;
   try {
     if (options.wait) waiter = await startResultWaiter({ store, storeId: await storeId(options.home, store.location), ...options.wait });
@@ -52,6 +51,8 @@ export interface RunSubmitOptions {
   wait?: { waiter: ResultWaiter; timeoutMs: number } | undefined;
   profile: string;
   baseUrl: string;
+  /** The service the guard keys each claim on (settings/settings.ts, guardService). */
+  service: string;
   /** A fixed token; or `tokens` (OAuth2 client credentials), which wins. */
   token?: string;
   tokens?: TokenSource;
@@ -136,6 +137,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
       store: options.store,
       profile: options.profile,
       baseUrl: options.baseUrl,
+      service: options.service,
       concurrency: options.concurrency,
       force: options.force,
       ...(options.unreachableHint ? { unreachableHint: options.unreachableHint } : {}),

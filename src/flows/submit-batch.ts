@@ -68,6 +68,8 @@ export interface BatchOptions {
   store: Store;
   profile: string;
   baseUrl: string;
+  /** The service the guard keys each claim on (settings/settings.ts, guardService). */
+  service: string;
   concurrency: number;
   force: boolean;
   /** What to do when the service cannot be reached (the sandbox's own hint, for one). */
@@ -235,6 +237,7 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
   const hash = bodyHash(payload);
   const claim = await options.store.claim({
     idProposta: item.body.idProposta,
+    service: options.service,
     baseUrl: options.baseUrl,
     bodyHash: hash,
     file: item.file,

@@ -19,6 +19,7 @@ export const en = {
   'history.importSkipped': '; {n} unreadable lines skipped',
   'history.importSkippedOne': '; {n} unreadable line skipped',
   'history.noteLabel': 'note:',
+  'history.servicesMerged': 'the guard now knows a service however its base URL is spelled: {proposals} proposals sent under several spellings of one service ({submissions} submissions) are now guarded as one',
   // What an answer without the service's erros meant (the store's English record is shown in English)
   'history.why_unauthorized': '401: the token was invalid or expired',
   'history.why_unavailable': 'the service was unavailable: nothing was sent',
@@ -48,6 +49,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'history.importSkipped': '; {n} linhas ilegíveis ignoradas',
   'history.importSkippedOne': '; {n} linha ilegível ignorada',
   'history.noteLabel': 'nota:',
+  'history.servicesMerged': 'a proteção contra envio duplicado agora reconhece um serviço qualquer que seja a grafia da URL base: {proposals} propostas enviadas com grafias diferentes do mesmo serviço ({submissions} envios) agora são protegidas como uma só',
   'history.why_unauthorized': '401: o token era inválido ou tinha expirado',
   'history.why_unavailable': 'o serviço estava indisponível: nada foi enviado',
   'history.why_unknown': 'sem resposta conclusiva: o contrato pode existir',

@@ -10,7 +10,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type AnswerRecord, type LegacyEntry, type Store } from './record.js';
+import { type AnswerRecord, type LegacyEntry, recordedService, type Store } from './record.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
 import { StorageError, storageHint } from '../settings/home.js';
 
@@ -48,7 +48,17 @@ export function legacyEntryOf(line: string): LegacyEntry | null {
   switch (e.kind) {
     case 'submission':
       if (!isStr(e.ref) || !isStr(e.at) || !isStrOrNull(e.file ?? null) || !isStr(e.idProposta) || !isStr(e.bodyHash) || !isStr(e.profile) || !isStr(e.baseUrl)) return null;
-      return { kind: 'submission', ref: e.ref, at: e.at, file: (e.file ?? null) as string | null, idProposta: e.idProposta, bodyHash: e.bodyHash, profile: e.profile, baseUrl: e.baseUrl };
+      return {
+        kind: 'submission',
+        ref: e.ref,
+        at: e.at,
+        file: (e.file ?? null) as string | null,
+        idProposta: e.idProposta,
+        service: recordedService(e.baseUrl),
+        bodyHash: e.bodyHash,
+        profile: e.profile,
+        baseUrl: e.baseUrl,
+      };
     case 'answer': {
       const httpStatus = e.httpStatus ?? null;
       if (!isStr(e.ref) || !isStr(e.at) || !isStr(e.outcome) || !(httpStatus === null || typeof httpStatus === 'number')) return null;

@@ -4,26 +4,27 @@
  * `database-url` (ECONSIG_DATABASE_URL) is set (docs/team.md). An old journal.jsonl in the
  * home is imported the first time, into whichever store is in force.
  */
-import { type ImportReport, importJournal } from './import-journal.js';
+import { importJournal } from './import-journal.js';
 import { SqliteStore } from './sqlite.js';
-import type { Store } from './record.js';
+import type { Store, StoreNotice } from './record.js';
 
 export interface OpenStoreOptions {
   home: string;
   /** A postgres:// URL: the team store (setting database-url); undefined: SQLite in `home`. */
   databaseUrl?: string | undefined;
-  /** Told when an old journal.jsonl was imported (for a line on stderr). */
-  onImport?: (report: ImportReport) => void;
+  /** Told what opening did that the operator should hear of (an import, a migration): a line on stderr. */
+  onNotice?: ((notice: StoreNotice) => void) | undefined;
 }
 
 /** Opens (creating and migrating) the store; throws StorageError (exit 74) when it cannot. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const engine = { ...(options.onNotice ? { onNotice: options.onNotice } : {}) };
   const store = options.databaseUrl
-    ? await (await import('./postgres.js')).PostgresStore.open(options.databaseUrl)
-    : await SqliteStore.open(options.home);
+    ? await (await import('./postgres.js')).PostgresStore.open(options.databaseUrl, engine)
+    : await SqliteStore.open(options.home, engine);
   try {
     const report = await importJournal(options.home, store);
-    if (report) options.onImport?.(report);
+    if (report) options.onNotice?.({ kind: 'journalImported', report });
   } catch (error) {
     await store.close();
     throw error;

@@ -26,8 +26,8 @@ import { redactConnectionString, redactConnectionStringIn } from '../redact.js';
 import { StorageError } from '../settings/home.js';
 import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
 import { CHANNEL, followResults } from './postgres-follow.js';
-import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, Store } from './record.js';
-import { closedError, historyPage, keptFate, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, SettleRequest, Store, StoreNotice, SubmissionRecord } from './record.js';
+import { closedError, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -107,7 +107,19 @@ export const MIGRATIONS: readonly string[] = [
   // (issue 22). One left unshown (the answer to its commit was lost, or the receiver stopped
   // first) is shown on its retry. The rows already kept were shown; no default, no rewrite.
   `ALTER TABLE econsig_deliveries ADD COLUMN unshown_since TIMESTAMPTZ;`,
+  // Issue 22: the guard keys a proposal on its service (service/base-url.ts), not on the base
+  // URL as typed. The data step (keyServices, sql.ts, then the proposals rebuilt) fills the
+  // column; no default is left, so a claim from an econsig older than this schema, still
+  // running, fails rather than slips past the guard.
+  `ALTER TABLE econsig_submissions ADD COLUMN service TEXT NOT NULL DEFAULT '';
+   ALTER TABLE econsig_submissions ALTER COLUMN service DROP DEFAULT;
+   DROP INDEX econsig_submissions_guard;
+   CREATE INDEX econsig_submissions_guard ON econsig_submissions (id_proposta, service, id);
+   ALTER TABLE econsig_proposals RENAME COLUMN base_url TO service;`,
 ];
+
+/** The migration (its version) after which every submission is keyed on its service. */
+export const SERVICE_KEYS = 4;
 
 /** What to do about a PostgreSQL failure, by SQLSTATE or system code. */
 function hint(code: string | undefined, location: string): Message {
@@ -191,9 +203,10 @@ export class PostgresStore implements Store {
 
   /**
    * Connects, then creates or migrates the schema. Throws StorageError (exit 74) naming the
-   * database (without its password) and the cause when it cannot.
+   * database (without its password) and the cause when it cannot. `onNotice` hears what a
+   * migration did that the operator should know.
    */
-  static async open(url: string, options: { maxConnections?: number; queryTimeoutMs?: number } = {}): Promise<PostgresStore> {
+  static async open(url: string, options: { maxConnections?: number; queryTimeoutMs?: number; onNotice?: (notice: StoreNotice) => void } = {}): Promise<PostgresStore> {
     const location = redactConnectionString(url);
     const pg = (await import('pg')).default;
     const pool = new pg.Pool({
@@ -211,7 +224,8 @@ export class PostgresStore implements Store {
     pool.on('error', () => undefined);
     const store = new PostgresStore(pool, url, location, pg);
     try {
-      await store.migrate();
+      const merged = await store.migrate();
+      if (merged && merged.proposals > 0) options.onNotice?.(merged);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw store.failure(msg('store.teamCannotOpen'), error);
@@ -270,11 +284,12 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async migrate(): Promise<void> {
+  /** Applies the migrations the database lacks; what the data step of the migration to service keys merged, when it ran. */
+  private async migrate(): Promise<Extract<StoreNotice, { kind: 'servicesMerged' }> | undefined> {
     const current = await this.schemaVersion();
-    if (current === MIGRATIONS.length) return;
+    if (current === MIGRATIONS.length) return undefined;
     if (current !== undefined && current > MIGRATIONS.length) throw this.newer(current);
-    await this.transaction(async (client) => {
+    return this.transaction(async (client) => {
       // Several econsig processes may start on a new database at once: one migrates.
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await client.query(
@@ -287,10 +302,18 @@ export class PostgresStore implements Store {
       const { rows } = await client.query('SELECT coalesce(max(version), 0) AS v FROM econsig_schema');
       const version = Number((rows[0] as Row).v);
       if (version > MIGRATIONS.length) throw this.newer(version);
+      let merged: Extract<StoreNotice, { kind: 'servicesMerged' }> | undefined;
       for (let v = version; v < MIGRATIONS.length; v++) {
         await client.query(MIGRATIONS[v]!);
+        if (v + 1 === SERVICE_KEYS) {
+          merged = await keyServices(this.sql, (statement) => this.query(statement, client));
+          // One row per proposal and service: the spellings of one service merge into one.
+          await client.query('DELETE FROM econsig_proposals');
+          await client.query('INSERT INTO econsig_proposals (service, id_proposta) SELECT DISTINCT service, id_proposta FROM econsig_submissions');
+        }
         await client.query('INSERT INTO econsig_schema (version, econsig) VALUES ($1, $2)', [v + 1, packageVersion()]);
       }
+      return merged;
     });
   }
 
@@ -328,16 +351,33 @@ export class PostgresStore implements Store {
   claim(request: ClaimRequest): Promise<ClaimResult> {
     return this.use(msg('store.teamCannotWrite'), () =>
       this.transaction(async (client): Promise<ClaimResult> => {
-        const key = [request.baseUrl, request.idProposta];
-        await client.query('INSERT INTO econsig_proposals (base_url, id_proposta) VALUES ($1, $2) ON CONFLICT DO NOTHING', key);
-        // The proposal's row lock: claims of this proposal, from any machine, take turns here.
-        await client.query('SELECT 1 FROM econsig_proposals WHERE base_url = $1 AND id_proposta = $2 FOR UPDATE', key);
+        await this.lockProposal(client, request.service, request.idProposta);
         const [row] = await this.query(this.sql.guard(request), client);
         const earlier = row ? toRecord(row) : null;
         if (earlier && !request.force) return { kind: 'held', earlier };
         const ref = randomUUID();
         await this.query(this.sql.insertSubmission(ref, request), client);
         return { kind: 'claimed', ref, overridden: earlier };
+      }),
+    );
+  }
+
+  /** The proposal's row lock: claims (and settlements) of this proposal at this service, from any machine, take turns here. */
+  private async lockProposal(client: PoolClient, service: string, idProposta: string): Promise<void> {
+    const key = [service, idProposta];
+    await client.query('INSERT INTO econsig_proposals (service, id_proposta) VALUES ($1, $2) ON CONFLICT DO NOTHING', key);
+    await client.query('SELECT 1 FROM econsig_proposals WHERE service = $1 AND id_proposta = $2 FOR UPDATE', key);
+  }
+
+  settle(request: SettleRequest): Promise<SubmissionRecord | null> {
+    return this.use(msg('store.teamCannotWrite'), () =>
+      this.transaction(async (client) => {
+        await this.lockProposal(client, request.service, request.idProposta);
+        const [row] = await this.query(this.sql.unknown(request.idProposta, request.service), client);
+        if (!row) return null;
+        const unknown = toRecord(row);
+        await this.query(this.sql.upsertAnswer(unknown.ref, request.answer), client);
+        return { ...unknown, answer: request.answer };
       }),
     );
   }

@@ -8,6 +8,8 @@
  * write resolves only once it is durable (the engine's commit, with fsync).
  */
 import type { DeliveryRecord, DeliverySink } from '../webhook/delivery.js';
+import { serviceIdentity } from '../service/base-url.js';
+import type { ImportReport } from './import-journal.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
 export interface AnswerRecord {
@@ -37,6 +39,9 @@ export interface SubmissionRecord {
   /** The claim's own id (a UUID), the key answers are recorded under. */
   ref: string;
   idProposta: string;
+  /** The service the guard keys it on (`ClaimRequest.service`). */
+  service: string;
+  /** The base URL it was sent to, as the profile spelled it. */
   baseUrl: string;
   /** sha256 of the exact JSON sent: "the same submission". */
   bodyHash: string;
@@ -50,7 +55,12 @@ export interface SubmissionRecord {
 
 export interface ClaimRequest {
   idProposta: string;
-  /** The guard is per service: a proposal sent to the sandbox says nothing about homolog. */
+  /**
+   * The guard is per service: a proposal sent to the sandbox says nothing about homolog. The
+   * base URL's identity (service/base-url.ts, serviceIdentity), or the profile's `service-id`.
+   */
+  service: string;
+  /** Where the request goes, as the profile spells it (history shows it). */
   baseUrl: string;
   bodyHash: string;
   file: string | null;
@@ -84,6 +94,33 @@ export function holdsProposal(record: SubmissionRecord, bodyHash: string): boole
   return record.result === null || record.result.outcome === 'approved';
 }
 
+/**
+ * The service of a base URL recorded before the guard keyed services (issue 22) or by the old
+ * journal: its identity, or the text as written when it is no URL.
+ */
+export function recordedService(baseUrl: string): string {
+  try {
+    return serviceIdentity(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** What the operator learned from the provider about a proposal left unknown (`econsig settle`). */
+export interface SettleRequest {
+  idProposta: string;
+  service: string;
+  /** The answer to record: `accepted` with the contract, or `skipped` (it never arrived). */
+  answer: AnswerRecord;
+}
+
+/** What opening the store did that the operator should hear of, once (a line on stderr). */
+export type StoreNotice =
+  /** An old journal.jsonl was imported. */
+  | { kind: 'journalImported'; report: ImportReport }
+  /** The migration to service keys found proposals sent under several spellings of one service: now one. */
+  | { kind: 'servicesMerged'; proposals: number; submissions: number };
+
 export interface HistoryQuery {
   idProposta?: string;
   idContrato?: string;
@@ -110,7 +147,7 @@ export const MORE_CAP = 10_000;
 
 /** A line of the retired journal.jsonl, as the import hands it over (already checked for shape). */
 export type LegacyEntry =
-  | { kind: 'submission'; ref: string; at: string; file: string | null; idProposta: string; bodyHash: string; profile: string; baseUrl: string }
+  | { kind: 'submission'; ref: string; at: string; file: string | null; idProposta: string; service: string; bodyHash: string; profile: string; baseUrl: string }
   | { kind: 'answer'; ref: string; answer: AnswerRecord }
   | { kind: 'result'; result: ResultRecord }
   | { kind: 'delivery'; delivery: DeliveryRecord };
@@ -132,6 +169,12 @@ export interface Store extends DeliverySink {
   claim(request: ClaimRequest): Promise<ClaimResult>;
   /** The answer to a claimed submission (once; a second answer replaces the first). */
   recordAnswer(ref: string, answer: AnswerRecord): Promise<void>;
+  /**
+   * The answer the operator learned (`econsig settle`), given to the newest submission of the
+   * proposal at the service that is unknown (no answer, or `unknown`), in one transaction
+   * with finding it; that submission, answered, or null when none is unknown.
+   */
+  settle(request: SettleRequest): Promise<SubmissionRecord | null>;
   /** A final result learnt by submit --wait (the first result of a contract wins). */
   recordResult(result: ResultRecord): Promise<void>;
   /**

@@ -9,7 +9,7 @@
 import { msg } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
-import { type AnswerRecord, type ClaimRequest, type HistoryPage, type HistoryQuery, type LegacyEntry, MORE_CAP, type ResultRecord, type SubmissionRecord } from './record.js';
+import { type AnswerRecord, type ClaimRequest, type HistoryPage, type HistoryQuery, type LegacyEntry, MORE_CAP, recordedService, type ResultRecord, type StoreNotice, type SubmissionRecord } from './record.js';
 
 export type Row = Record<string, unknown>;
 
@@ -31,7 +31,7 @@ export interface Dialect {
 }
 
 export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
-const RECORD_COLUMNS = `s.ref, s.id_proposta, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
+const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
 
@@ -53,10 +53,13 @@ export function recordSql({ prefix: t, param: p, now, each }: Dialect) {
   const sql = {
     /** The newest submission that holds the request's proposal at its service, if any. */
     guard: (request: ClaimRequest) =>
-      statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.id_proposta = ${p(1)} AND s.base_url = ${p(2)} AND ${holds(p(3))} ORDER BY s.id DESC LIMIT 1`, [request.idProposta, request.baseUrl, request.bodyHash]),
+      statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.id_proposta = ${p(1)} AND s.service = ${p(2)} AND ${holds(p(3))} ORDER BY s.id DESC LIMIT 1`, [request.idProposta, request.service, request.bodyHash]),
+    /** The newest submission of a proposal at a service that is unknown (no answer, or `unknown`): what `settle` answers. */
+    unknown: (idProposta: string, service: string) =>
+      statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.id_proposta = ${p(1)} AND s.service = ${p(2)} AND (a.submission_id IS NULL OR a.outcome = 'unknown') ORDER BY s.id DESC LIMIT 1`, [idProposta, service]),
     /** A claim (a journal's submission again is nothing new: `ref` is unique). */
-    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at'>) =>
-      statement(`INSERT INTO ${t}submissions (ref, id_proposta, base_url, body_hash, file, profile, sent_at) VALUES (${values(7)}) ON CONFLICT (ref) DO NOTHING`, [ref, s.idProposta, s.baseUrl, s.bodyHash, s.file, s.profile, s.at]),
+    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'service' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at'>) =>
+      statement(`INSERT INTO ${t}submissions (ref, id_proposta, service, base_url, body_hash, file, profile, sent_at) VALUES (${values(8)}) ON CONFLICT (ref) DO NOTHING`, [ref, s.idProposta, s.service, s.baseUrl, s.bodyHash, s.file, s.profile, s.at]),
     /** The answer of a claim; a second answer replaces the first. */
     upsertAnswer: (ref: string, a: AnswerRecord) =>
       statement(
@@ -94,6 +97,12 @@ export function recordSql({ prefix: t, param: p, now, each }: Dialect) {
     /** A journal line other than a delivery (whose result an engine writes with it). */
     legacy: (e: Exclude<LegacyEntry, { kind: 'delivery' }>): Statement =>
       e.kind === 'submission' ? sql.insertSubmission(e.ref, e) : e.kind === 'answer' ? sql.upsertAnswer(e.ref, e.answer) : sql.insertResult(e.result),
+    /** The migration to service keys (issue 22): the base URLs recorded, and each one's service. */
+    baseUrls: () => statement(`SELECT DISTINCT base_url FROM ${t}submissions`),
+    keyService: (baseUrl: string, service: string) => statement(`UPDATE ${t}submissions SET service = ${p(1)} WHERE base_url = ${p(2)}`, [service, baseUrl]),
+    /** Proposals (and their submissions) that were sent under several spellings of one service, now one. */
+    merged: () =>
+      statement(`SELECT count(*) AS proposals, coalesce(sum(n), 0) AS submissions FROM (SELECT count(*) AS n FROM ${t}submissions GROUP BY id_proposta, service HAVING count(DISTINCT base_url) > 1) AS m`),
     resultOf: (idContrato: string) => statement(`SELECT ${RESULT_COLUMNS} FROM ${t}results WHERE id_contrato = ${p(1)}`, [idContrato]),
     /** Results past `seq`, oldest first, for followers. */
     resultsAfter: (seq: number) => statement(`SELECT seq, ${RESULT_COLUMNS} FROM ${t}results WHERE seq > ${p(1)} ORDER BY seq LIMIT 1000`, [seq]),
@@ -141,6 +150,20 @@ export function keptFate(row: Row | undefined, showing: ReadonlySet<string>): 'd
   if (row.unshown_since === null || showing.has(str(row.body_hash))) return 'duplicate';
   const unshownMs = Date.parse(str(row.now)) - Date.parse(str(row.unshown_since));
   return unshownMs < SHOWING_GRACE_MS ? 'showing' : 'claim';
+}
+
+/**
+ * The data step of the migration to service keys, in the migration's transaction: every
+ * submission keyed on its base URL's service (record.ts, recordedService), and what that
+ * merged. `run` runs a statement on the migrating connection.
+ */
+export async function keyServices(sql: RecordSql, run: (statement: Statement) => Row[] | Promise<Row[]>): Promise<Extract<StoreNotice, { kind: 'servicesMerged' }>> {
+  for (const row of await run(sql.baseUrls())) {
+    const baseUrl = str(row.base_url);
+    await run(sql.keyService(baseUrl, recordedService(baseUrl)));
+  }
+  const [merged] = await run(sql.merged());
+  return { kind: 'servicesMerged', proposals: Number(merged?.proposals ?? 0), submissions: Number(merged?.submissions ?? 0) };
 }
 
 /** The result a delivery brings: a final outcome of a named contract, written with it. */
@@ -193,6 +216,7 @@ export function toRecord(row: Row): SubmissionRecord {
   return {
     ref: str(row.ref),
     idProposta: str(row.id_proposta),
+    service: str(row.service),
     baseUrl: str(row.base_url),
     bodyHash: str(row.body_hash),
     file: strOrNull(row.file),

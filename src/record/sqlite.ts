@@ -15,8 +15,8 @@ import { dirname, join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ensureHome, FILE_MODE, StorageError, storageHint } from '../settings/home.js';
 import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
-import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, Store } from './record.js';
-import { closedError, historyPage, keptFate, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, SettleRequest, Store, StoreNotice, SubmissionRecord } from './record.js';
+import { closedError, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -73,7 +73,18 @@ export const MIGRATIONS: readonly string[] = [
   // (issue 22). One left unshown (the receiver stopped first) is shown on its retry. The rows
   // already kept were shown.
   `ALTER TABLE deliveries ADD COLUMN unshown_since TEXT;`,
+  // Issue 22: the guard keys a proposal on its service (service/base-url.ts), not on the base
+  // URL as typed. The data step (keyServices, sql.ts) fills the column; a claim without one
+  // (an econsig older than this schema, still running on the store) is refused.
+  `ALTER TABLE submissions ADD COLUMN service TEXT;
+   DROP INDEX submissions_guard;
+   CREATE INDEX submissions_guard ON submissions (id_proposta, service, id);
+   CREATE TRIGGER submissions_service_required BEFORE INSERT ON submissions WHEN NEW.service IS NULL
+   BEGIN SELECT RAISE(ABORT, 'a submission without its service: an older econsig is writing to this store'); END;`,
 ];
+
+/** The migration (its version) after which every submission is keyed on its service. */
+export const SERVICE_KEYS = 3;
 
 let sqliteModule: Promise<typeof import('node:sqlite')> | undefined;
 
@@ -161,6 +172,13 @@ interface Op {
   reject: (error: unknown) => void;
 }
 
+const SQL = recordSql({
+  prefix: '',
+  param: (n) => `?${n}`,
+  now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+  each: (n) => `SELECT value FROM json_each(?${n})`,
+});
+
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
 export class SqliteStore implements Store {
   private queue: Op[] = [];
@@ -174,12 +192,7 @@ export class SqliteStore implements Store {
   /** Deliveries shown and waiting for their mark (markShown). */
   private unmarked: Array<{ bodyHash: string; resolve: () => void; reject: (error: unknown) => void }> = [];
   private readonly statements = new Map<string, StatementSync>();
-  private readonly sql = recordSql({
-    prefix: '',
-    param: (n) => `?${n}`,
-    now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-    each: (n) => `SELECT value FROM json_each(?${n})`,
-  });
+  private readonly sql = SQL;
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -188,9 +201,10 @@ export class SqliteStore implements Store {
 
   /**
    * Opens (creating, 0600 in a 0700 folder) and migrates the store under `home`. Throws
-   * StorageError (exit 74) naming the path and the cause when it cannot.
+   * StorageError (exit 74) naming the path and the cause when it cannot. `onNotice` hears
+   * what a migration did that the operator should know.
    */
-  static async open(home: string): Promise<SqliteStore> {
+  static async open(home: string, options: { onNotice?: (notice: StoreNotice) => void } = {}): Promise<SqliteStore> {
     const path = join(home, DATABASE_FILE);
     try {
       await ensureHome(home);
@@ -221,10 +235,11 @@ export class SqliteStore implements Store {
       // database alone, and SQLite answers BUSY at once rather than wait (its busy handler
       // is skipped where waiting could deadlock). Tried again until the busy timeout.
       const connection = db;
-      await untilNotBusy(() => {
+      const merged = await untilNotBusy(() => {
         connection.exec('PRAGMA journal_mode = WAL');
-        migrate(connection, path);
+        return migrate(connection, path);
       });
+      if (merged && merged.proposals > 0) options.onNotice?.(merged);
     } catch (error) {
       db?.close();
       throw storageError(path, msg('store.cannotOpen'), error);
@@ -336,6 +351,16 @@ export class SqliteStore implements Store {
 
   recordAnswer(ref: string, answer: AnswerRecord): Promise<void> {
     return this.write(() => void this.all(this.sql.upsertAnswer(ref, answer)));
+  }
+
+  settle(request: SettleRequest): Promise<SubmissionRecord | null> {
+    return this.write(() => {
+      const [row] = this.all(this.sql.unknown(request.idProposta, request.service));
+      if (!row) return null;
+      const unknown = toRecord(row);
+      this.all(this.sql.upsertAnswer(unknown.ref, request.answer));
+      return { ...unknown, answer: request.answer };
+    });
   }
 
   recordResult(result: ResultRecord): Promise<void> {
@@ -454,11 +479,11 @@ export class SqliteStore implements Store {
 }
 
 /** Runs `step` again while SQLite answers BUSY, for up to BUSY_TIMEOUT_MS. */
-async function untilNotBusy(step: () => void): Promise<void> {
+async function untilNotBusy<T>(step: () => T | Promise<T>): Promise<T> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
-      return step();
+      return await step();
     } catch (error) {
       if (causeCode(error) !== 'BUSY' || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
@@ -466,10 +491,13 @@ async function untilNotBusy(step: () => void): Promise<void> {
   }
 }
 
-/** Applies the migrations this database lacks, in one write transaction. */
-function migrate(db: DatabaseSync, path: string): void {
+/**
+ * Applies the migrations this database lacks, in one write transaction; what the data step
+ * of the migration to service keys merged, when it ran.
+ */
+async function migrate(db: DatabaseSync, path: string): Promise<Extract<StoreNotice, { kind: 'servicesMerged' }> | undefined> {
   const version = (): number => Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
-  if (version() === MIGRATIONS.length) return;
+  if (version() === MIGRATIONS.length) return undefined;
   db.exec('BEGIN IMMEDIATE');
   try {
     // Another process may have migrated while this one waited for the lock.
@@ -477,9 +505,14 @@ function migrate(db: DatabaseSync, path: string): void {
     if (current > MIGRATIONS.length) {
       throw new StorageError(path, msg('store.newer'), 'NEWER', msg('store.newerHint'));
     }
-    for (const sql of MIGRATIONS.slice(current)) db.exec(sql);
+    let merged: Extract<StoreNotice, { kind: 'servicesMerged' }> | undefined;
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      db.exec(MIGRATIONS[v] as string);
+      if (v + 1 === SERVICE_KEYS) merged = await keyServices(SQL, ({ sql, params }) => db.prepare(sql).all(...(params as SQLInputValue[])) as Row[]);
+    }
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     db.exec('COMMIT');
+    return merged;
   } catch (error) {
     try {
       db.exec('ROLLBACK');

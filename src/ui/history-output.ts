@@ -1,5 +1,5 @@
 import type { ImportReport } from '../record/import-journal.js';
-import type { HistoryPage } from '../record/record.js';
+import type { HistoryPage, StoreNotice } from '../record/record.js';
 import { type Lang, isMessageKey, say } from '../i18n/index.js';
 import { outcomeName } from './submit-output.js';
 import type { Io } from './io.js';
@@ -26,6 +26,7 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       message: r.answer?.message ?? 'sent, no answer recorded',
       profile: r.profile,
       baseUrl: r.baseUrl,
+      service: r.service,
     }));
     io.stdout.write(`${JSON.stringify({ entries, more: page.more, moreIsAtLeast: page.more >= page.moreCap, unreadable: page.unreadable.length })}\n`);
     return;
@@ -62,11 +63,15 @@ function whyOf(lang: Lang, outcome: string, message: string | null | undefined):
   return isMessageKey(key) ? say(lang, key) : (message ?? '');
 }
 
-/** The one-time import of an old journal.jsonl, on stderr. */
-export function renderImport(io: Io, report: ImportReport): void {
+/** What opening the store did (an old journal imported, spellings of a service merged), a note on stderr. */
+export function renderStoreNotice(io: Io, notice: StoreNotice): void {
   const t = createTheme(io);
-  const lang: Lang = io.lang;
+  const said = notice.kind === 'journalImported' ? importSaid(io.lang, notice.report) : say(io.lang, 'history.servicesMerged', { proposals: notice.proposals, submissions: notice.submissions });
+  io.stderr.write(`${t.info(say(io.lang, 'history.noteLabel'))} ${said}\n`);
+}
+
+/** The one-time import of an old journal.jsonl. */
+function importSaid(lang: Lang, report: ImportReport): string {
   const skipped = report.skipped > 0 ? say(lang, report.skipped === 1 ? 'history.importSkippedOne' : 'history.importSkipped', { n: report.skipped }) : '';
-  const said = say(lang, report.imported === 1 ? 'history.importedOne' : 'history.imported', { n: report.imported, journal: printable(report.journal), skipped, renamed: printable(report.renamedTo) });
-  io.stderr.write(`${t.info(say(lang, 'history.noteLabel'))} ${said}\n`);
+  return say(lang, report.imported === 1 ? 'history.importedOne' : 'history.imported', { n: report.imported, journal: printable(report.journal), skipped, renamed: printable(report.renamedTo) });
 }

@@ -15,6 +15,7 @@ import {
   type FollowOptions,
   type HistoryPage,
   type ResultRecord,
+  type SettleRequest,
   type Store,
   type SubmissionRecord,
 } from '../../../src/record/record.js';
@@ -22,7 +23,7 @@ import type { ServiceClient, SubmitAccepted, SubmitOptions } from '../../../src/
 import { StorageError } from '../../../src/settings/home.js';
 import type { DeliveryFate, DeliveryRecord } from '../../../src/webhook/delivery.js';
 
-type Counted = 'claim' | 'recordAnswer' | 'recordResult' | 'recordDelivery' | 'resultOf' | 'followResults' | 'close';
+type Counted = 'claim' | 'settle' | 'recordAnswer' | 'recordResult' | 'recordDelivery' | 'resultOf' | 'followResults' | 'close';
 
 /** A failure of the record as the engines report one (a full disk). */
 export function storeFailure(location = 'memory:fake'): StorageError {
@@ -32,7 +33,7 @@ export function storeFailure(location = 'memory:fake'): StorageError {
 /** The record in memory: the guard as the engines apply it, each call counted, failures on demand. */
 export class FakeStore implements Store {
   readonly location = 'memory:fake';
-  readonly calls: Record<Counted, number> = { claim: 0, recordAnswer: 0, recordResult: 0, recordDelivery: 0, resultOf: 0, followResults: 0, close: 0 };
+  readonly calls: Record<Counted, number> = { claim: 0, settle: 0, recordAnswer: 0, recordResult: 0, recordDelivery: 0, resultOf: 0, followResults: 0, close: 0 };
   /** Claims, oldest first, with their answers (results are joined in when read). */
   private readonly claims: Array<Omit<SubmissionRecord, 'result'>> = [];
   private readonly results = new Map<string, ResultRecord>();
@@ -68,12 +69,22 @@ export class FakeStore implements Store {
     const earlier =
       this.submissions()
         .reverse()
-        .find((s) => s.idProposta === request.idProposta && s.baseUrl === request.baseUrl && holdsProposal(s, request.bodyHash)) ?? null;
+        .find((s) => s.idProposta === request.idProposta && s.service === request.service && holdsProposal(s, request.bodyHash)) ?? null;
     if (earlier && !request.force) return { kind: 'held', earlier };
     const ref = randomUUID();
-    const { idProposta, baseUrl, bodyHash, file, profile, at } = request;
-    this.claims.push({ ref, idProposta, baseUrl, bodyHash, file, profile, sentAt: at, answer: null });
+    const { idProposta, service, baseUrl, bodyHash, file, profile, at } = request;
+    this.claims.push({ ref, idProposta, service, baseUrl, bodyHash, file, profile, sentAt: at, answer: null });
     return { kind: 'claimed', ref, overridden: earlier };
+  }
+
+  async settle(request: SettleRequest): Promise<SubmissionRecord | null> {
+    await this.count('settle');
+    const unknown = [...this.claims]
+      .reverse()
+      .find((c) => c.idProposta === request.idProposta && c.service === request.service && (c.answer === null || c.answer.outcome === 'unknown'));
+    if (!unknown) return null;
+    unknown.answer = request.answer;
+    return this.withResult(unknown);
   }
 
   async recordAnswer(ref: string, answer: AnswerRecord): Promise<void> {

@@ -30,7 +30,7 @@ const item = (idProposta: string, extra: Record<string, unknown> = {}): SubmitIt
 });
 const items = (n: number): SubmitItem[] => Array.from({ length: n }, (_, i) => item(`P-${i + 1}`));
 
-function batch(list: readonly SubmitItem[], options: Partial<BatchOptions> & { answer?: Answer } = {}) {
+function batch(list: readonly SubmitItem[], options: Partial<Omit<BatchOptions, 'service'>> & { answer?: Answer } = {}) {
   const store = (options.store as FakeStore | undefined) ?? new FakeStore();
   const client = fakeClient(options.answer ?? acceptAll);
   const run = submitBatch(list, {
@@ -38,6 +38,7 @@ function batch(list: readonly SubmitItem[], options: Partial<BatchOptions> & { a
     store,
     profile: 'default',
     baseUrl: BASE_URL,
+    service: BASE_URL,
     concurrency: 1,
     force: false,
     signal: new AbortController().signal,

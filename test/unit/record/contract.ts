@@ -6,7 +6,7 @@
  * database that goes away) stays in that engine's file.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnswerRecord, type ClaimRequest, holdsProposal, type Store } from '../../../src/record/record.js';
+import { type AnswerRecord, type ClaimRequest, holdsProposal, type Store, type StoreNotice } from '../../../src/record/record.js';
 import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
 
 /** A fresh, empty record of one engine, for one test. */
@@ -19,12 +19,26 @@ export interface RecordUnderTest {
   damageFirstAnswer(): Promise<void>;
   /** Makes every delivery still unshown an hour older (its receiver stopped before showing it, long ago). */
   ageUnshown(): Promise<void>;
+  /**
+   * Writes the record as the released schema before service keys (issue 22) left it, with
+   * these submissions keyed on their base URL as typed (and, in PostgreSQL, a proposals row
+   * for each spelling), then opens it as this econsig does, collecting what opening said.
+   */
+  openBeforeServiceKeys(rows: readonly ReleasedSubmission[], onNotice: (notice: StoreNotice) => void): Promise<Store>;
   /** Removes what the record left behind (stores opened by `open` are closed by the suite). */
   dispose(): Promise<void>;
 }
 
+/** A submission as an econsig before service keys recorded it. */
+export interface ReleasedSubmission {
+  idProposta: string;
+  baseUrl: string;
+  answer: AnswerRecord | null;
+}
+
 export const claimOf = (idProposta: string, extra: Partial<ClaimRequest> = {}): ClaimRequest => ({
   idProposta,
+  service: 'http://127.0.0.1:4010',
   baseUrl: 'http://127.0.0.1:4010',
   bodyHash: 'h1',
   file: `${idProposta}.json`,
@@ -91,7 +105,64 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
         expect(second.earlier.ref).toBe(first.ref);
         expect(second.earlier.answer).toBeNull();
       }
-      expect((await store.claim(claimOf('P1', { baseUrl: 'https://homolog.example' }))).kind).toBe('claimed');
+      expect((await store.claim(claimOf('P1', { service: 'https://homolog.example', baseUrl: 'https://homolog.example' }))).kind).toBe('claimed');
+      // The guard keys on the service, not on how the base URL is spelled.
+      expect((await store.claim(claimOf('P1', { baseUrl: 'http://localhost:4010/' }))).kind).toBe('held');
+    });
+
+    it('opening a record written before service keys keys every submission on its service and merges the spellings of one service, saying how many', async () => {
+      const released: ReleasedSubmission[] = [
+        // The six-contract case: one proposal, one sandbox, several spellings.
+        { idProposta: 'P1', baseUrl: 'http://127.0.0.1:4111', answer: answerOf('accepted', 'C-1a') },
+        { idProposta: 'P1', baseUrl: 'http://localhost:4111', answer: answerOf('accepted', 'C-1b') },
+        { idProposta: 'P1', baseUrl: 'HTTP://127.0.0.1:4111', answer: answerOf('accepted', 'C-1c') },
+        { idProposta: 'P2', baseUrl: 'http://0x7f000001:4111', answer: answerOf('rejected', null, 422) },
+        { idProposta: 'P2', baseUrl: 'http://127.1:4111', answer: null },
+        { idProposta: 'P3', baseUrl: 'http://127.0.0.1:4111', answer: answerOf('accepted', 'C-3') },
+        { idProposta: 'P4', baseUrl: 'https://h.example:443', answer: answerOf('accepted', 'C-4') },
+        { idProposta: 'P4', baseUrl: 'https://H.example', answer: answerOf('rejected', null, 422) },
+        { idProposta: 'P5', baseUrl: 'not a url', answer: answerOf('accepted', 'C-5') },
+      ];
+      const notices: StoreNotice[] = [];
+      const store = await record.openBeforeServiceKeys(released, (notice) => notices.push(notice));
+      stores.push(store);
+      expect(notices).toEqual([{ kind: 'servicesMerged', proposals: 3, submissions: 7 }]);
+      const entries = (await store.history({ limit: 100 })).entries;
+      expect(entries.map((e) => [e.idProposta, e.service, e.baseUrl]).reverse()).toEqual(released.map((r) => [r.idProposta, expect.any(String), r.baseUrl]));
+      expect(new Set(entries.filter((e) => e.idProposta !== 'P5').map((e) => e.service))).toEqual(new Set(['http://127.0.0.1:4111', 'https://h.example']));
+      expect(entries.find((e) => e.idProposta === 'P5')?.service).toBe('not a url');
+      // One guard per service now: every spelling is held by what any spelling sent.
+      for (const proposal of ['P1', 'P2', 'P3']) expect((await store.claim(claimOf(proposal, { service: 'http://127.0.0.1:4111' }))).kind, proposal).toBe('held');
+      expect((await store.claim(claimOf('P4', { service: 'https://h.example' }))).kind).toBe('held');
+      // Opened again: nothing more to merge, nothing said.
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+      await open();
+      expect(notices).toHaveLength(1);
+    });
+
+    it('settle answers the newest unknown submission of a proposal at its service: a contract, or not sent', async () => {
+      const store = await open();
+      const at = new Date().toISOString();
+      const accepted = { at, outcome: 'accepted', httpStatus: null, idContrato: 'C-9', erros: [], message: 'settled' };
+      const notSent = { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: 'settled' };
+      // Claimed, no answer (the process died): the operator learned its contract.
+      const ref1 = await claimed(store, 'P1');
+      const settled = await store.settle({ idProposta: 'P1', service: claimOf('P1').service, answer: accepted });
+      expect(settled).toMatchObject({ ref: ref1, idProposta: 'P1', answer: { outcome: 'accepted', idContrato: 'C-9' } });
+      const again = await store.claim(claimOf('P1'));
+      expect(again.kind).toBe('held');
+      if (again.kind === 'held') expect(again.earlier.answer).toMatchObject({ outcome: 'accepted', idContrato: 'C-9' });
+      // Answered unknown: it never arrived, so it is free again.
+      await store.recordAnswer(await claimed(store, 'P2'), answerOf('unknown'));
+      expect(await store.settle({ idProposta: 'P2', service: claimOf('P2').service, answer: notSent })).toMatchObject({ answer: { outcome: 'skipped' } });
+      expect((await store.claim(claimOf('P2'))).kind).toBe('claimed');
+      // Nothing unknown: never claimed, answered, or at another service.
+      expect(await store.settle({ idProposta: 'P3', service: claimOf('P3').service, answer: notSent })).toBeNull();
+      expect(await store.settle({ idProposta: 'P1', service: claimOf('P1').service, answer: notSent })).toBeNull();
+      await claimed(store, 'P4');
+      expect(await store.settle({ idProposta: 'P4', service: 'https://homolog.example', answer: notSent })).toBeNull();
+      expect((await store.history({ idProposta: 'P4', limit: 10 })).entries[0]?.answer).toBeNull();
     });
 
     it('claims asked for at once still see each other', async () => {

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, PostgresStore } from '../../../src/record/postgres.js';
+import { MIGRATIONS, PostgresStore, SERVICE_KEYS } from '../../../src/record/postgres.js';
 import { StorageError } from '../../../src/settings/home.js';
 import { havePostgres, type PgCluster, startPostgres } from '../../e2e/postgres.js';
 import { waitFor } from '../../wait-for.js';
@@ -35,6 +35,29 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       count: async (table) => Number(await cluster.psql(`SELECT count(*) FROM econsig_${table}`, name)),
       damageFirstAnswer: async () => void (await cluster.psql(`UPDATE econsig_answers SET erros = '"not a list"' WHERE submission_id = 1`, name)),
       ageUnshown: async () => void (await cluster.psql(`UPDATE econsig_deliveries SET unshown_since = unshown_since - interval '1 hour' WHERE unshown_since IS NOT NULL`, name)),
+      openBeforeServiceKeys: async (rows, onNotice) => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          for (const sql of MIGRATIONS.slice(0, SERVICE_KEYS - 1)) await client.query(sql);
+          // The version table as the released econsig made it.
+          await client.query('CREATE TABLE econsig_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), econsig TEXT)');
+          for (let v = 1; v < SERVICE_KEYS; v++) await client.query("INSERT INTO econsig_schema (version, econsig) VALUES ($1, 'released')", [v]);
+          for (const [i, r] of rows.entries()) {
+            const { rows: [{ id }] } = await client.query(
+              'INSERT INTO econsig_submissions (ref, id_proposta, base_url, body_hash, file, profile, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+              [`released-${i}`, r.idProposta, r.baseUrl, 'h1', `${r.idProposta}.json`, 'default', new Date(Date.UTC(2026, 0, 1, 0, 0, i))],
+            );
+            // The released guard locked a row per proposal and base URL as typed: one per spelling.
+            await client.query('INSERT INTO econsig_proposals (base_url, id_proposta) VALUES ($1, $2) ON CONFLICT DO NOTHING', [r.baseUrl, r.idProposta]);
+            const a = r.answer;
+            if (a) await client.query('INSERT INTO econsig_answers (submission_id, at, outcome, http_status, id_contrato, erros, message) VALUES ($1, $2, $3, $4, $5, $6, $7)', [id, a.at, a.outcome, a.httpStatus, a.idContrato, JSON.stringify(a.erros), a.message]);
+          }
+        } finally {
+          await client.end();
+        }
+        return PostgresStore.open(url, { onNotice });
+      },
       dispose: async () => undefined,
     };
   });
@@ -74,6 +97,14 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
       expect((error as StorageError).message).toContain(`schema is version 99, newer than this econsig knows (${MIGRATIONS.length})`);
       expect((error as StorageError).hint).toContain('Upgrade econsig');
       expect(await cluster.psql('SELECT max(version) FROM econsig_schema', name)).toBe('99\n');
+    });
+
+    it('a claim without its service, as an econsig older than the schema (still running) writes one, is refused', async () => {
+      const { name, url } = await freshDatabase();
+      await (await PostgresStore.open(url)).close();
+      const insert = "INSERT INTO econsig_submissions (ref, id_proposta, base_url, body_hash, profile, sent_at) VALUES ('r', 'P1', 'http://x', 'h', 'default', now())";
+      await expect(cluster.psql(insert, name)).rejects.toThrow(/null value in column "service"/);
+      await expect(cluster.psql("INSERT INTO econsig_proposals (base_url, id_proposta) VALUES ('http://x', 'P1')", name)).rejects.toThrow(/base_url/);
     });
 
     it('a U+0000 in a field is stored as U+FFFD: PostgreSQL text cannot hold it', async () => {

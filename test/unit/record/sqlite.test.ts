@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, SqliteStore } from '../../../src/record/sqlite.js';
+import { MIGRATIONS, SERVICE_KEYS, SqliteStore } from '../../../src/record/sqlite.js';
 import { StorageError } from '../../../src/settings/home.js';
 import { claimOf, recordContract } from './contract.js';
 
@@ -27,6 +27,20 @@ recordContract('SQLite', async () => {
     count: async (table) => Number(db((c) => (c.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n)),
     damageFirstAnswer: async () => void db((c) => c.exec("UPDATE answers SET erros = '{not json' WHERE submission_id = 1")),
     ageUnshown: async () => void db((c) => c.exec("UPDATE deliveries SET unshown_since = strftime('%Y-%m-%dT%H:%M:%fZ', unshown_since, '-1 hour') WHERE unshown_since IS NOT NULL")),
+    openBeforeServiceKeys: async (rows, onNotice) => {
+      db((c) => {
+        for (const sql of MIGRATIONS.slice(0, SERVICE_KEYS - 1)) c.exec(sql);
+        c.exec(`PRAGMA user_version = ${SERVICE_KEYS - 1}`);
+        const submission = c.prepare('INSERT INTO submissions (ref, id_proposta, base_url, body_hash, file, profile, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id');
+        const answer = c.prepare('INSERT INTO answers (submission_id, at, outcome, http_status, id_contrato, erros, message) VALUES (?, ?, ?, ?, ?, ?, ?)');
+        rows.forEach((r, i) => {
+          const { id } = submission.get(`released-${i}`, r.idProposta, r.baseUrl, 'h1', `${r.idProposta}.json`, 'default', new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()) as { id: number };
+          const a = r.answer;
+          if (a) answer.run(id, a.at, a.outcome, a.httpStatus, a.idContrato, JSON.stringify(a.erros), a.message);
+        });
+      });
+      return SqliteStore.open(home, { onNotice });
+    },
     dispose: async () => rmSync(home, { recursive: true, force: true }),
   };
 });
@@ -44,6 +58,16 @@ describe('SqliteStore', () => {
     expect(statSync(nested).mode & 0o777).toBe(0o700);
     expect(statSync(join(nested, 'econsig.db')).mode & 0o777).toBe(0o600);
     await (await SqliteStore.open(nested)).close();
+  });
+
+  it('a claim without its service, as an econsig older than the schema (still running) writes one, is refused', async () => {
+    await (await SqliteStore.open(home)).close();
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    try {
+      expect(() => db.exec("INSERT INTO submissions (ref, id_proposta, base_url, body_hash, profile, sent_at) VALUES ('r', 'P1', 'http://x', 'h', 'default', 'now')")).toThrow(/without its service/);
+    } finally {
+      db.close();
+    }
   });
 
   it('claims made in the same turn share a transaction, in the order asked', async () => {
@@ -87,7 +111,7 @@ describe('SqliteStore', () => {
   });
 });
 
-/** Tables, their columns, keys and indexes, as SQLite reports them (PRAGMA table_info, foreign_key_list, index_list, index_info). */
+/** Tables, their columns, keys, indexes and triggers, as SQLite reports them (PRAGMA table_info, foreign_key_list, index_list, index_info; sqlite_schema). */
 function describeSchema(db: DatabaseSync): string {
   type Row = Record<string, string | number | null>;
   const rows = (sql: string) => db.prepare(sql).all() as Row[];
@@ -101,6 +125,9 @@ function describeSchema(db: DatabaseSync): string {
     for (const index of rows(`PRAGMA index_list(${name})`).sort((a, b) => String(a.name).localeCompare(String(b.name)))) {
       const columns = rows(`PRAGMA index_info(${index.name})`).map((c) => c.name);
       lines.push(`  index ${index.name}${index.unique ? ' UNIQUE' : ''} (${columns.join(', ')})`);
+    }
+    for (const trigger of rows(`SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = '${name}' ORDER BY name`)) {
+      lines.push(`  trigger ${trigger.name}: ${String(trigger.sql).replace(/\s+/g, ' ')}`);
     }
   }
   return lines.join('\n');
