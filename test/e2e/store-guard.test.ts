@@ -18,6 +18,7 @@ import {
   parseSubmitJson,
   readFixture,
   startCountedSandbox,
+  startCountingProxy,
   useScratch,
   writeJson,
 } from './submit-harness.js';
@@ -90,6 +91,60 @@ describe('processes started together on one home', () => {
     expect(entries).toHaveLength(40);
     expect(entries.every((e) => e.outcome === 'accepted')).toBe(true);
   }, 90_000);
+});
+
+describe('one service however its base URL is spelled (issue 22)', () => {
+  it('six spellings of one sandbox make one POST through a counting proxy; a base URL with a query is exit 2', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const proxy = await startCountingProxy(sbx.sandbox.url);
+    const p = proxy.port;
+    const spellings = [`http://127.0.0.1:${p}`, `HTTP://127.0.0.1:${p}`, `http://localhost:${p}`, `http://127.0.0.1:${p}/`, `http://127.1:${p}`, `http://0x7f000001:${p}`];
+    let contract: string | null = null;
+    for (const [n, url] of spellings.entries()) {
+      const run = await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env: cliEnv(home, url, sbx.sandbox.token) });
+      expect(run.code, `${url}: ${run.stderr}`).toBe(0);
+      const result = parseSubmitJson(run.stdout).results[0]!;
+      expect(result.outcome, url).toBe('accepted');
+      if (n === 0) contract = result.idContrato;
+      else {
+        expect(result.idContrato, url).toBe(contract);
+        expect(result.message, url).toMatch(/from the store/);
+      }
+    }
+    expect(proxy.posts).toEqual([{ idProposta: 'PROP-1001' }]);
+    expect(sbx.requests()).toBe(1);
+
+    for (const [args, origin] of [
+      [[], 'ECONSIG_BASE_URL'],
+      [['--base-url', `http://127.0.0.1:${p}/?x=1`], '--base-url'],
+    ] as const) {
+      const run = await runCli([...args, 'submit', 'fixtures/valid/bank-and-pix.json'], { env: cliEnv(home, `http://127.0.0.1:${p}/?x=1`, sbx.sandbox.token) });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`http://127.0.0.1:${p}/?x=1`);
+      expect(run.stderr).toContain(origin);
+      expect(run.stderr).toMatch(/no query/);
+    }
+    expect(proxy.posts).toHaveLength(1);
+  });
+
+  it('service-id makes two origins one service: the second is reported from the store, one POST', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const proxy = await startCountingProxy(sbx.sandbox.url);
+    const env = (url: string) => ({ ...cliEnv(home, url, sbx.sandbox.token), ECONSIG_SERVICE_ID: 'sandbox-one' });
+    const first = await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env: env(proxy.url) });
+    expect(first.code, first.stderr).toBe(0);
+    const contract = parseSubmitJson(first.stdout).results[0]!.idContrato;
+    const second = await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env: env(sbx.sandbox.url) });
+    expect(second.code, second.stderr).toBe(0);
+    expect(parseSubmitJson(second.stdout).results[0]).toMatchObject({ outcome: 'accepted', idContrato: contract });
+    expect(sbx.requests()).toBe(1);
+    // Without it, the sandbox's own address is another service: sent again.
+    const other = await runCli(['submit', 'fixtures/valid/bank-and-pix.json', '--json'], { env: cliEnv(home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(other.code, other.stderr).toBe(5);
+    expect(sbx.requests()).toBe(2);
+    const entries = await history(['--proposal', 'PROP-1001']);
+    expect(entries.map((e) => (e as unknown as { service: string }).service)).toEqual([sbx.sandbox.url, 'sandbox-one']);
+  });
 });
 
 describe('a finished batch run again', () => {

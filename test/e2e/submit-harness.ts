@@ -5,7 +5,8 @@
  * (docs/cli-contract.md, "Machine-readable output"). Needs `npx tsc -p .` first.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,104 @@ export async function startStub(handler: (req: IncomingMessage, res: ServerRespo
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  });
+}
+
+export interface CountingProxy {
+  /** http://127.0.0.1:PORT (also served on [::1], where this machine has it: `localhost` may be either). */
+  url: string;
+  port: number;
+  /** Each POST that reached the proxy, in order, with the proposal its body named (null until, or unless, the body came whole). */
+  posts: Array<{ idProposta: string | null }>;
+  /**
+   * Resolves once no client connection is open and every request passed on has its answer:
+   * after a client is killed, every byte it wrote has been read and counted.
+   */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A node:http proxy in front of `target` that counts the POSTs reaching it, as a service would
+ * see them. A request is passed on once its body is whole, and its answer is awaited even when
+ * the client has gone (killed mid-request): what arrived at a service is processed there.
+ */
+export async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const posts: CountingProxy['posts'] = [];
+  const sockets = new Set<Socket>();
+  let upstream = 0;
+  let waiters: Array<() => void> = [];
+  const settle = (): void => {
+    if (sockets.size > 0 || upstream > 0) return;
+    for (const wake of waiters.splice(0)) wake();
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const seen = req.method === 'POST' ? posts[posts.push({ idProposta: null }) - 1] : undefined;
+    const chunks: Buffer[] = [];
+    const named = (): void => {
+      if (seen) seen.idProposta = /"idProposta"\s*:\s*"([^"]*)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? null;
+    };
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A client killed mid-body: what arrived still names its proposal; nothing is passed on.
+    req.on('close', () => {
+      if (!req.complete) named();
+    });
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      named();
+      upstream += 1;
+      const headers = { ...req.headers, host: new URL(target).host };
+      const forward = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (part: Buffer) => parts.push(part));
+        answer.on('end', () => {
+          upstream -= 1;
+          if (!res.destroyed) res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(parts));
+          settle();
+        });
+      });
+      forward.on('error', () => {
+        upstream -= 1;
+        if (!res.destroyed) res.writeHead(502).end();
+        settle();
+      });
+      forward.end(body);
+    });
+  };
+  const track = (socket: Socket): void => {
+    sockets.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      settle();
+    });
+  };
+  const servers: Server[] = [];
+  const listen = (host: string, port: number): Promise<Server | undefined> =>
+    new Promise((resolve) => {
+      const server = createHttpServer(handler).on('connection', track);
+      server.once('error', () => resolve(undefined));
+      server.listen(port, host, () => resolve(server));
+    });
+  const first = (await listen('127.0.0.1', 0)) as Server;
+  servers.push(first);
+  const port = (first.address() as { port: number }).port;
+  const v6 = await listen('::1', port);
+  if (v6) servers.push(v6);
+  return tracked({
+    url: `http://127.0.0.1:${port}`,
+    port,
+    posts,
+    drained: () => new Promise<void>((resolve) => {
+      waiters.push(resolve);
+      settle();
+    }),
+    close: async () => {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      waiters = [];
+    },
   });
 }
 
