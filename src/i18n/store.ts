@@ -21,6 +21,9 @@ export const en = {
   'store.teamNewer': "the team store's schema is version {version}, newer than this econsig knows ({known}); it was left untouched",
   'store.journalUnreadable': 'cannot read the old journal to import it',
   'store.journalNotRenamed': 'imported the old journal but cannot rename it',
+  'store.cannotFence': 'cannot leave the folder that stops older econsig versions from sending again',
+  'store.fenceReadme':
+    'This folder is not a journal. It stops econsig versions older than the store (the journal.jsonl builds) from using this home: they fail on it with EISDIR instead of sending every proposal again, because they cannot see the store in econsig.db or in the team database. Leave it here. Newer econsig versions ignore it.\n',
   // What to do, by system cause
   'store.hintAccess': 'Give your user read and write access to {location} (and its folder), or set ECONSIG_HOME to a folder you own.',
   'store.hintReadOnly': 'The file system is read-only. Set ECONSIG_HOME to a writable folder.',
@@ -57,6 +60,9 @@ export const ptBR: Record<keyof typeof en, string> = {
   'store.teamNewer': 'o esquema do registro da equipe está na versão {version}, mais nova do que este econsig conhece ({known}); nada foi alterado',
   'store.journalUnreadable': 'não foi possível ler o diário antigo para importá-lo',
   'store.journalNotRenamed': 'o diário antigo foi importado, mas não foi possível renomeá-lo',
+  'store.cannotFence': 'não foi possível deixar a pasta que impede versões antigas do econsig de enviar de novo',
+  'store.fenceReadme':
+    'Esta pasta não é um diário. Ela impede que versões do econsig anteriores ao registro local (as do journal.jsonl) usem esta pasta: elas falham nela com EISDIR em vez de enviar de novo todas as propostas, porque não enxergam o registro em econsig.db nem no banco da equipe. Deixe-a aqui. As versões novas do econsig a ignoram.\n',
   'store.hintAccess': 'Dê ao seu usuário permissão de leitura e gravação em {location} (e na pasta dele), ou aponte ECONSIG_HOME para uma pasta sua.',
   'store.hintReadOnly': 'O sistema de arquivos é somente leitura. Aponte ECONSIG_HOME para uma pasta gravável.',
   'store.hintFull': 'O disco está cheio. Libere espaço e rode o mesmo comando de novo: nada sem registro foi enviado.',

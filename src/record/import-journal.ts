@@ -4,15 +4,20 @@
  * checked for the shape the journal wrote; torn, garbled and wrong-typed lines are
  * skipped and counted, never fatal. Then the file is renamed `journal.jsonl.imported`.
  * The store's unique keys make it idempotent: an import cut short runs again next time.
+ *
+ * In its place stays a folder, the fence (issue 22): the journal builds open
+ * `journal.jsonl` to append before their first POST and fail on a folder (EISDIR, exit 70),
+ * where with no file at all they would start a new journal and send everything again.
  */
-import { msg } from '../i18n/index.js';
-import { createReadStream, existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { msg, say } from '../i18n/index.js';
+import { createReadStream, existsSync, lstatSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FOLDER_MODE, writeFileSafely } from '../safe-file.js';
 import { createInterface } from 'node:readline';
 import { type AnswerRecord, type LegacyEntry, recordedService, type Store } from './record.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
-import { StorageError, storageHint } from '../settings/home.js';
+import { ensureHome, StorageError, storageHint } from '../settings/home.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 // Lines per transaction: large enough that commits (an fsync each) cost little, small
@@ -114,7 +119,8 @@ function importedName(journal: string): string {
  */
 export async function importJournal(home: string, store: Store): Promise<ImportReport | null> {
   const journal = join(home, JOURNAL_FILE);
-  if (!existsSync(journal)) return null;
+  // Nothing there, or the fence: nothing to import.
+  if (lstatSync(journal, { throwIfNoEntry: false })?.isDirectory() !== false) return null;
   let lines = 0;
   let imported = 0;
   let skipped = 0;
@@ -153,4 +159,26 @@ export async function importJournal(home: string, store: Store): Promise<ImportR
     if (code !== 'ENOENT') throw new StorageError(journal, msg('store.journalNotRenamed'), code, storageHint(code, journal), error);
   }
   return { journal, renamedTo, lines, imported, skipped };
+}
+
+/**
+ * Leaves the fence at `$home/journal.jsonl` (see above): a folder, with a README saying why.
+ * Throws StorageError (exit 74) when it cannot: a store used without it is open to a resend
+ * by an older build.
+ */
+export async function fenceJournal(home: string): Promise<void> {
+  const fence = join(home, JOURNAL_FILE);
+  await ensureHome(home);
+  try {
+    await mkdir(fence, { recursive: false, mode: FOLDER_MODE });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && lstatSync(fence).isDirectory()) return;
+    throw new StorageError(fence, msg('store.cannotFence'), code, storageHint(code, fence), error);
+  }
+  try {
+    writeFileSafely(join(fence, 'README.txt'), say('en', 'store.fenceReadme'));
+  } catch {
+    // The folder alone is the fence; the README only explains it.
+  }
 }

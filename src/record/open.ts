@@ -2,9 +2,10 @@
  * Which store a command gets: the one place that chooses an engine (docs/cli-contract.md,
  * "The store"). SQLite in ECONSIG_HOME by default; the PostgreSQL team store when
  * `database-url` (ECONSIG_DATABASE_URL) is set (docs/team.md). An old journal.jsonl in the
- * home is imported the first time, into whichever store is in force.
+ * home is imported the first time, into whichever store is in force, and a fence against
+ * the journal builds is left in its place (import-journal.ts).
  */
-import { importJournal } from './import-journal.js';
+import { fenceJournal, importJournal } from './import-journal.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store, StoreNotice } from './record.js';
 
@@ -25,6 +26,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   try {
     const report = await importJournal(options.home, store);
     if (report) options.onNotice?.({ kind: 'journalImported', report });
+    // Every home this version opens a store from stops the journal builds from sending.
+    await fenceJournal(options.home);
   } catch (error) {
     await store.close();
     throw error;

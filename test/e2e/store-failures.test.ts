@@ -8,7 +8,7 @@
  * refused they are skipped, and say why.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -151,7 +151,8 @@ describe('import of an old journal.jsonl', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/imported 102 lines/);
     expect(run.stderr).toMatch(/6 unreadable lines skipped/);
-    expect(existsSync(join(home, 'journal.jsonl'))).toBe(false);
+    // The journal is gone; in its place, the fence against the journal builds (a folder).
+    expect(lstatSync(join(home, 'journal.jsonl')).isDirectory()).toBe(true);
     expect(existsSync(join(home, 'journal.jsonl.imported'))).toBe(true);
     const entries = (JSON.parse(run.stdout) as { entries: Array<{ idProposta: string; idContrato: string; result: { outcome: string } | null }> }).entries;
     expect(entries).toHaveLength(50);

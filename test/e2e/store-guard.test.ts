@@ -13,9 +13,11 @@ import { binPath, repoRoot, runCli, type RunResult } from './run-cli.js';
 import {
   type CountedSandbox,
   bankOnly,
+  catalogueOf,
   cliEnv,
   freePort,
   parseSubmitJson,
+  postsByProposal,
   readFixture,
   startCountedSandbox,
   startCountingProxy,
@@ -29,27 +31,6 @@ const scratch = useScratch();
 beforeEach(() => {
   ({ home, dir } = scratch);
 });
-
-/** A catalogue of `n` approved proposals PROP-5001.., one worker each (so no "in progress" 422 between them). */
-function catalogueOf(n: number) {
-  const ids = Array.from({ length: n }, (_, i) => `PROP-${5001 + i}`);
-  const cpf = (i: number) => String(90_000_000_000 + i);
-  return {
-    ids,
-    catalogue: {
-      workers: ids.map((_, i) => ({ cpf: cpf(i), name: `Worker ${i}` })),
-      proposals: ids.map((idProposta, i) => ({ idProposta, workerCpf: cpf(i), outcome: 'approved' as const })),
-      pixKeys: [],
-    },
-  };
-}
-
-/** POSTs per proposal that reached the sandbox. */
-function postsByProposal(sbx: CountedSandbox): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const entry of sbx.log) if (entry.idProposta) counts.set(entry.idProposta, (counts.get(entry.idProposta) ?? 0) + 1);
-  return counts;
-}
 
 interface HistoryEntry {
   idProposta: string;

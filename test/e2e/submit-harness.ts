@@ -76,6 +76,27 @@ export async function startCountedSandbox(options: Omit<SandboxOptions, 'port' |
   return tracked({ sandbox, requests: () => log.length, log, close: async () => void (await sandbox.close()) });
 }
 
+/** A catalogue of `n` approved proposals PROP-5001.., one worker each (so no "in progress" 422 between them). */
+export function catalogueOf(n: number) {
+  const ids = Array.from({ length: n }, (_, i) => `PROP-${5001 + i}`);
+  const cpf = (i: number) => String(90_000_000_000 + i);
+  return {
+    ids,
+    catalogue: {
+      workers: ids.map((_, i) => ({ cpf: cpf(i), name: `Worker ${i}` })),
+      proposals: ids.map((idProposta, i) => ({ idProposta, workerCpf: cpf(i), outcome: 'approved' as const })),
+      pixKeys: [],
+    },
+  };
+}
+
+/** POSTs per proposal that reached the sandbox. */
+export function postsByProposal(sbx: CountedSandbox): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of sbx.log) if (entry.idProposta) counts.set(entry.idProposta, (counts.get(entry.idProposta) ?? 0) + 1);
+  return counts;
+}
+
 /** Environment for the binary aimed at a base URL with a token (CI=1 and NO_COLOR=1 come from runCli). */
 export function cliEnv(home: string, baseUrl: string, token: string | undefined): Record<string, string | undefined> {
   return { ECONSIG_HOME: home, ECONSIG_TOKEN: token, ECONSIG_BASE_URL: baseUrl };

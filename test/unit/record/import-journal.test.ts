@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importJournal, legacyEntryOf } from '../../../src/record/import-journal.js';
+import { openStore } from '../../../src/record/open.js';
 import { SqliteStore } from '../../../src/record/sqlite.js';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -16,6 +17,10 @@ describe('legacyEntryOf', () => {
     ['a delivery', JSON.stringify({ kind: 'delivery', at, webhookId: null, bodyHash: 'b', idContrato: 'C', idProposta: null, status: 'X', outcome: 'unknown', reason: null, verified: null, payload: {} }), 'delivery'],
   ])('%s is read', (_name, line, kind) => {
     expect(legacyEntryOf(line)?.kind).toBe(kind);
+  });
+
+  it('keys a submission on its base URL\'s service', () => {
+    expect(legacyEntryOf(JSON.stringify({ ...submission, baseUrl: 'HTTP://LocalHost:4010/' }))).toMatchObject({ service: 'http://127.0.0.1:4010', baseUrl: 'HTTP://LocalHost:4010/' });
   });
 
   it.each([
@@ -54,5 +59,25 @@ describe('importJournal', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('opening the store leaves a folder at journal.jsonl, the fence the journal builds fail on; the import skips it', async () => {
+    writeFileSync(join(home, 'journal.jsonl'), `${JSON.stringify(submission)}\n`);
+    const notices: unknown[] = [];
+    const store = await openStore({ home, onNotice: (notice) => notices.push(notice) });
+    await store.close();
+    expect(notices).toMatchObject([{ kind: 'journalImported', report: { imported: 1 } }]);
+    expect(lstatSync(join(home, 'journal.jsonl')).isDirectory()).toBe(true);
+    expect(statSync(join(home, 'journal.jsonl')).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(home, 'journal.jsonl', 'README.txt'), 'utf8')).toMatch(/stops econsig versions older than the store/);
+    // Opened again: the fence is no journal, nothing is imported or said.
+    const again = await openStore({ home, onNotice: (notice) => notices.push(notice) });
+    try {
+      expect(await importJournal(home, again)).toBeNull();
+      expect((await again.history({ limit: 10 })).entries).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+    expect(notices).toHaveLength(1);
   });
 });

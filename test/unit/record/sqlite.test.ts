@@ -70,6 +70,20 @@ describe('SqliteStore', () => {
     }
   });
 
+  it('refuses a store written by a newer econsig (exit 74), and leaves it untouched: how every later build meets this one', async () => {
+    await (await SqliteStore.open(home)).close();
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    const error = await SqliteStore.open(home).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).exitCode).toBe(74);
+    expect((error as StorageError).code).toBe('NEWER');
+    const after = new DatabaseSync(join(home, 'econsig.db'));
+    expect((after.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(MIGRATIONS.length + 1);
+    after.close();
+  });
+
   it('claims made in the same turn share a transaction, in the order asked', async () => {
     const store = await SqliteStore.open(home);
     const all = await Promise.all([store.claim(claimOf('P1')), store.claim(claimOf('P1')), store.claim(claimOf('P2'))]);
