@@ -119,6 +119,14 @@ export interface HistoryInput {
   since?: string | undefined;
 }
 
+export interface SettleInput {
+  idProposta: string;
+  /** The contract the provider has for it. */
+  contract: string | undefined;
+  /** The provider has none: it was never sent. */
+  notSent: boolean;
+}
+
 export type SchemaInput = Record<string, never>;
 
 export interface TemplateInput {
@@ -138,6 +146,7 @@ export interface CommandInputs {
   auth: AuthInput;
   config: ConfigInput;
   history: HistoryInput;
+  settle: SettleInput;
   schema: SchemaInput;
   template: TemplateInput;
   doctor: DoctorInput;

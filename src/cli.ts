@@ -345,6 +345,24 @@ export function buildProgram(
     });
 
   program
+    .command('settle')
+    .description(help('help.settle'))
+    .argument('<idProposta>', help('help.settle.proposal'))
+    .option('--contract <idContrato>', help('help.settle.contract'))
+    .option('--not-sent', help('help.settle.notSent'))
+    .addHelpText(
+      'after',
+      examples(
+        'econsig history --outcome unknown                         # help.ex.unknown',
+        'econsig settle PROP-1001 --contract 0b6c5f3e-9d1a-4c2e-8f00-1a2b3c4d5e6f   # help.ex.settleContract',
+        'econsig settle PROP-1002 --not-sent                       # help.ex.settleNotSent',
+      ) + `\n${help('help.settle.exitCode')}\n`,
+    )
+    .action(async (idProposta, o) => {
+      await dispatch('settle', { idProposta, contract: o.contract, notSent: o.notSent === true }, globals());
+    });
+
+  program
     .command('doctor')
     .description(help('help.doctor'))
     .addHelpText(

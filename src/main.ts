@@ -23,6 +23,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   auth: () => import('./commands/auth.js'),
   config: () => import('./commands/config.js'),
   history: () => import('./commands/history.js'),
+  settle: () => import('./commands/settle.js'),
   schema: () => import('./commands/schema.js'),
   doctor: () => import('./commands/doctor.js'),
 };

@@ -98,6 +98,8 @@ describe('argv to typed input', () => {
     [['config', 'path'], 'config', { action: 'path' }],
     [['history', '--limit', '5', '--proposal', 'PROP-1'], 'history', { limit: 5, proposal: 'PROP-1', contract: undefined }],
     [['schema'], 'schema', {}],
+    [['settle', 'PROP-1', '--contract', 'C-1'], 'settle', { idProposta: 'PROP-1', contract: 'C-1', notSent: false }],
+    [['settle', 'PROP-1', '--not-sent'], 'settle', { idProposta: 'PROP-1', contract: undefined, notSent: true }],
     [['validate', 'p.xlsx', '--sheet', 'Propostas', '--lang', 'pt-BR'], 'validate', { files: ['p.xlsx'], strict: false, sheet: 'Propostas' }],
     [['--lang', 'pt-BR', 'validate', 'p.json'], 'validate', { files: ['p.json'], strict: false }],
     [['validate', '-', '--format', 'csv'], 'validate', { files: ['-'], strict: false, format: 'csv' }],
@@ -141,6 +143,8 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['--lang', 'fr', 'validate', 'x']],
     [['validate', 'x', '--lang', 'português']],
     [['nonsense']],
+    [['settle']],
+    [['settle', 'PROP-1', '--contract']],
   ])('%j', async (argv) => {
     const error = await parseError(argv);
     expect(error.code).toMatch(/^commander\./);

@@ -88,6 +88,11 @@ export const en = {
   'help.history.contract': 'only this idContrato',
   'help.history.outcome': 'only this outcome of the answer or the result (accepted, approved, denied, rejected, unknown...)',
   'help.history.since': 'only those sent since an ISO date, or a duration back from now (2h, 7d)',
+  'help.settle': 'record what the provider says of a proposal left unknown (sent, no answer): its contract, or that it was not sent',
+  'help.settle.proposal': 'the idProposta whose latest unknown submission to this profile\'s service to settle',
+  'help.settle.contract': 'the provider has this contract for it: the same file is then reported from the store as accepted',
+  'help.settle.notSent': 'the provider has no contract for it: the next run sends it',
+  'help.settle.exitCode': 'Exit code: 0 when recorded; 4 when the proposal has no unknown submission; 2 without exactly one of --contract, --not-sent.',
   'help.doctor': 'check each step to the service: settings, clock, DNS, TCP, TLS, client certificate, token, receiver, store',
   'help.schema': 'print the JSON Schema of a submission file',
   'help.template': 'write an empty submissions sheet (xlsx: with a sheet explaining each column)',
@@ -115,6 +120,9 @@ export const en = {
   'help.ex.wizardRow': 'the wizard, starting from row 7',
   'help.ex.wizard': 'wizard, on a terminal',
   'help.ex.template': 'modelo-econsig.xlsx',
+  'help.ex.unknown': 'what may have reached the service',
+  'help.ex.settleContract': 'the provider has it',
+  'help.ex.settleNotSent': 'the provider does not: send it next run',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -200,6 +208,11 @@ export const ptBR: Record<keyof typeof en, string> = {
   'help.history.contract': 'só este idContrato',
   'help.history.outcome': 'só este resultado da resposta ou da aprovação (accepted, approved, denied, rejected, unknown...)',
   'help.history.since': 'só as enviadas desde uma data ISO, ou num intervalo contado de agora para trás (2h, 7d)',
+  'help.settle': 'registra o que o provedor diz de uma proposta que ficou incerta (enviada, sem resposta): o contrato dela, ou que não foi enviada',
+  'help.settle.proposal': 'o idProposta cujo último envio incerto ao serviço deste perfil será resolvido',
+  'help.settle.contract': 'o provedor tem este contrato para ela: o mesmo arquivo passa a ser informado pelo registro como aceito',
+  'help.settle.notSent': 'o provedor não tem contrato para ela: a próxima execução a envia',
+  'help.settle.exitCode': 'Código de saída: 0 quando registrado; 4 quando a proposta não tem envio incerto; 2 sem exatamente um de --contract, --not-sent.',
   'help.doctor': 'confere cada etapa até o serviço: configuração, relógio, DNS, TCP, TLS, certificado do cliente, token, receptor, registro',
   'help.schema': 'imprime o JSON Schema de um arquivo de submissão',
   'help.template': 'grava uma planilha de submissões vazia (xlsx: com uma aba que explica cada coluna)',
@@ -227,4 +240,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'help.ex.wizardRow': 'o assistente, a partir da linha 7',
   'help.ex.wizard': 'assistente, num terminal',
   'help.ex.template': 'modelo-econsig.xlsx',
+  'help.ex.unknown': 'o que pode ter chegado ao serviço',
+  'help.ex.settleContract': 'o provedor tem o contrato',
+  'help.ex.settleNotSent': 'o provedor não tem: enviar na próxima',
 };

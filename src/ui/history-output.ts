@@ -29,6 +29,7 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       service: r.service,
     }));
     io.stdout.write(`${JSON.stringify({ entries, more: page.more, moreIsAtLeast: page.more >= page.moreCap, unreadable: page.unreadable.length })}\n`);
+    hintSettle(io, page);
     return;
   }
   if (page.entries.length === 0) {
@@ -49,6 +50,14 @@ export function renderHistory(io: Io, page: HistoryPage): void {
   });
   io.stdout.write(`${lines.join('\n')}\n`);
   if (page.more > 0) io.stderr.write(`${t.muted(say(lang, 'history.more', { more }))}\n`);
+  hintSettle(io, page);
+}
+
+/** An unknown entry listed (`--outcome unknown` lists only those): how to settle it, on stderr. */
+function hintSettle(io: Io, page: HistoryPage): void {
+  if (!page.entries.some((r) => r.answer === null || r.answer.outcome === 'unknown')) return;
+  const t = createTheme(io);
+  io.stderr.write(`  ${t.info(say(io.lang, 'run.hintLabel'))} ${say(io.lang, 'history.hintUnknown')}\n`);
 }
 
 /** An outcome of an answer or a result, as people read it in `lang`. */
