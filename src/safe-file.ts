@@ -5,10 +5,10 @@
  * symbolic link or anything but a regular file at the target is refused (exit 2, naming it),
  * never followed: a link planted at `x.resultados.csv` in a shared folder of sheets must not
  * make an operator's run overwrite the file it points to (issue 23). Folders econsig creates
- * are 0700.
+ * are 0700. The one file econsig appends to (appendToFile) is checked the same way.
  */
 import { randomBytes } from 'node:crypto';
-import { type Stats, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
 import { type MessageKey, msg } from './i18n/index.js';
@@ -162,5 +162,26 @@ export function writeFileSafely(target: string, data: string | Uint8Array, optio
     file.commit();
   } finally {
     file.discard();
+  }
+}
+
+/**
+ * Append `data` to `path` (created 0600 if new) and sync it before returning: for the one
+ * append-only file econsig keeps, the answers a failing store could not take
+ * (record/kept-answers.ts), where a crash must cost at most the line being written. What is
+ * at `path` is refused as for every write unless it is a regular file; a link is never
+ * followed (O_NOFOLLOW).
+ */
+export function appendToFile(path: string, data: string): void {
+  checkOutputPath(path);
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, FILE_MODE);
+  try {
+    const kind = kindOf(fstatSync(fd));
+    if (kind !== undefined) throw new UnsafeTargetError(path, kind);
+    const bytes = Buffer.from(data, 'utf8');
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

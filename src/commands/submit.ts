@@ -25,6 +25,7 @@ import { checkOutputPath } from '../safe-file.js';
 import type { SheetResults } from '../flows/sheet-results.js';
 import { renderStoreNotice } from '../ui/history-output.js';
 import type { StoreNotice } from '../record/record.js';
+import { answerKeeper } from '../record/kept-answers.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
 function settingFlags(input: SubmitInput): Partial<Settings> {
@@ -159,6 +160,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
         signal: ctx.signal,
         onRetry: (info) => renderRetry(io, info),
         progress,
+        keeper: answerKeeper(settings.paths.home, store),
       });
     });
   } catch (error) {

@@ -11,6 +11,7 @@ import { assertSafeTransport, createServiceClient, describeRequest, type Request
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { openStore } from '../record/open.js';
 import type { Store, StoreNotice } from '../record/record.js';
+import type { AnswerKeeper } from '../record/kept-answers.js';
 import { storeId } from '../settings/home.js';
 import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
 import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
@@ -67,6 +68,8 @@ export interface RunSubmitOptions {
   now?: () => Date;
   onRetry?: (info: RetryInfo) => void;
   progress?: BatchProgress;
+  /** Where answers go that the store refuses (record/kept-answers.ts). */
+  keeper?: AnswerKeeper;
 }
 
 
@@ -146,6 +149,7 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
       signal: options.signal,
       now: options.now ?? (() => new Date()),
       ...(options.progress ? { progress: options.progress } : {}),
+      keeper: options.keeper,
     });
     return inInputOrder(reports, sent);
   } finally {

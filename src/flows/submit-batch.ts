@@ -22,25 +22,62 @@ import {
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
-import { type Store, type SubmissionRecord } from '../record/record.js';
+import type { AnswerRecord, Store, SubmissionRecord } from '../record/record.js';
+import type { AnswerKeeper } from '../record/kept-answers.js';
 import type { ResultWaiter } from './result-waiter.js';
 import { type Message, type Value, msg, say } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { ApprovalResult, SubmitResult } from '../domain/report.js';
 
+/** An answer the store refused that could not be kept aside either: the operator records it (`econsig settle`). */
+export interface UnrecordedAnswer {
+  idProposta: string;
+  outcome: string;
+  idContrato: string | null;
+}
+
+/** Where the answers the store refused went (record/kept-answers.ts). */
+export interface AnswersAside {
+  /** The file they were kept in; null without a keeper. */
+  file: string | null;
+  kept: number;
+  unrecorded: UnrecordedAnswer[];
+}
+
+/** What records an unrecorded answer: its contract, or that it created nothing; null when it stays unknown either way. */
+function settleCommand(answer: UnrecordedAnswer): string | null {
+  if (answer.outcome === 'unknown') return null;
+  if (answer.outcome === 'accepted' && answer.idContrato) return `econsig settle ${answer.idProposta} --contract ${answer.idContrato}`;
+  return `econsig settle ${answer.idProposta} --not-sent`;
+}
+
+/** What to do after a store failure: where the refused answers went, or the commands that record them. */
+function incompleteHint(failure: StorageError, aside: AnswersAside): Message {
+  const hint = failure.hintText ?? '';
+  const commands = aside.unrecorded.map(settleCommand).filter((c): c is string => c !== null);
+  if (commands.length > 0) {
+    return msg(commands.length === 1 ? 'run.answersUnrecordedOne' : 'run.answersUnrecorded', { n: commands.length, file: aside.file ?? '—', commands: { items: commands, separator: '\n    ' }, hint });
+  }
+  if (aside.kept > 0 && aside.file !== null) return msg(aside.kept === 1 ? 'run.answersKeptOne' : 'run.answersKept', { n: aside.kept, file: aside.file, hint });
+  return msg('run.storeIncompleteHint', { hint });
+}
+
 /**
  * The store failed during the batch (disk full, permissions): some answers are not in it,
  * or some files were not sent because their claim could not be recorded. The results are
- * still the truth of the run: the caller shows them in full, then exits 74.
+ * still the truth of the run: the caller shows them in full, then exits 74. The answers the
+ * store refused were kept aside for the next run to record, or are named with the command
+ * that records each.
  */
 export class StoreIncompleteError extends EconsigError {
   constructor(
     readonly results: SubmitResult[],
     readonly failure: StorageError,
+    readonly aside: AnswersAside = { file: null, kept: 0, unrecorded: [] },
   ) {
     super(msg('run.storeIncomplete', { cause: failure.text ?? failure.message }), {
       exitCode: ExitCode.storage,
-      hint: msg('run.storeIncompleteHint', { hint: failure.hintText ?? '' }),
+      hint: incompleteHint(failure, aside),
       cause: failure,
     });
     this.name = 'StoreIncompleteError';
@@ -81,6 +118,8 @@ export interface BatchOptions {
   signal: AbortSignal;
   now: () => Date;
   progress?: BatchProgress;
+  /** Where answers go that the store refuses (record/kept-answers.ts); without one they are only named. */
+  keeper?: AnswerKeeper | undefined;
 }
 
 /**
@@ -249,33 +288,27 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
   return { kind: 'ready', ref: claim.ref, payload, overridden: claim.overridden };
 }
 
-/** A claim whose POST never left: answered `skipped`, which frees its proposal for the next run. */
-function release(ready: Extract<Prepared, { kind: 'ready' }>, options: BatchOptions): Promise<void> {
-  const at = options.now().toISOString();
-  return options.store.recordAnswer(ready.ref, { at, outcome: 'skipped', httpStatus: null, idContrato: null, erros: [], message: say('en', 'run.claimReleased') });
-}
+/** The answer of a claim whose POST never left: `skipped`, which frees its proposal for the next run. */
+const released = (options: BatchOptions): AnswerRecord => ({
+  at: options.now().toISOString(),
+  outcome: 'skipped',
+  httpStatus: null,
+  idContrato: null,
+  erros: [],
+  message: say('en', 'run.claimReleased'),
+});
 
 const interrupted = (item: SubmitItem): SubmitResult => withOutcome(base(item), 'skipped', msg('run.interruptedNotSent'), msg('run.hintInterrupted'));
 
-/**
- * Record the answer of a submission (or that it was never sent), without awaiting the disk.
- * The record's message is English whatever the run's language (history --json's `message`).
- */
-function recordAnswer(prepared: Extract<Prepared, { kind: 'ready' }>, result: SubmitResult, options: BatchOptions, pendingWrites: { push(write: Promise<void>): void }): void {
-  // The claim had to be durable before the POST; the answer need not hold up the next
-  // send: if it were lost in a crash, the claim reads as unanswered, which the guard
-  // treats as "may exist". Every pending write is awaited before the batch ends.
-  pendingWrites.push(
-    options.store.recordAnswer(prepared.ref, {
-      at: options.now().toISOString(),
-      outcome: result.outcome,
-      httpStatus: result.httpStatus,
-      idContrato: result.idContrato,
-      erros: result.erros,
-      message: say('en', result.message),
-    }),
-  );
-}
+/** What the store records of a result. The message is English whatever the run's language (history --json's `message`). */
+const answerOf = (result: SubmitResult, options: BatchOptions): AnswerRecord => ({
+  at: options.now().toISOString(),
+  outcome: result.outcome,
+  httpStatus: result.httpStatus,
+  idContrato: result.idContrato,
+  erros: result.erros,
+  message: say('en', result.message),
+});
 
 /** --force went past an earlier submission: say so in the result. */
 function forced(result: SubmitResult, overridden: SubmissionRecord | null): SubmitResult {
@@ -365,14 +398,27 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       copies.push([index, first]);
     }
   });
-  // Answers are not awaited one by one; all of them are before this returns. Each is
-  // handled at once, so a failed write is never an unhandled rejection.
+  // Answers are not awaited one by one; all of them are before this returns. The claim had
+  // to be durable before the POST; the answer need not hold up the next send: lost in a
+  // crash, the claim reads as unanswered, which the guard treats as "may exist". Each is
+  // handled at once, so a failed write is never an unhandled rejection; an answer the store
+  // refuses is kept aside (options.keeper) or named for the operator to record.
   const writes: Promise<void>[] = [];
   let writeError: unknown;
-  const pendingWrites = {
-    push: (write: Promise<void>): void => {
-      writes.push(write.catch((error: unknown) => void (writeError ??= error)));
-    },
+  const aside: AnswersAside = { file: options.keeper?.file ?? null, kept: 0, unrecorded: [] };
+  const recordAnswer = (ref: string, item: SubmitItem, answer: AnswerRecord): void => {
+    const refused = (error: unknown): void => {
+      writeError ??= error;
+      if (!(error instanceof StorageError)) return;
+      try {
+        if (!options.keeper) throw error;
+        options.keeper.keep(ref, item.body.idProposta, answer);
+        aside.kept++;
+      } catch {
+        aside.unrecorded.push({ idProposta: item.body.idProposta, outcome: answer.outcome, idContrato: answer.idContrato });
+      }
+    };
+    writes.push(options.store.recordAnswer(ref, answer).catch(refused));
   };
   // A 401 means the token is wrong for every file: nothing more is sent (issue 14). So does a
   // service that cannot be reached once the retries are spent: the next file would wait the same.
@@ -420,11 +466,11 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
         result = ready.result;
       } else if (options.signal.aborted) {
         // Interrupted while its claim was being recorded: not sent, and the claim freed.
-        pendingWrites.push(release(ready, options));
+        recordAnswer(ready.ref, item, released(options));
         result = interrupted(item);
       } else {
         result = { ...forced(await send(item, ready.payload, options), ready.overridden), elapsedMs: options.now().getTime() - started };
-        recordAnswer(ready, result, options, pendingWrites);
+        recordAnswer(ready.ref, item, answerOf(result, options));
         if (result.outcome === 'unauthorized') refused ??= result;
         if (result.outcome === 'unavailable') unreachable ??= result;
       }
@@ -453,7 +499,7 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
   for (const [index] of copies) options.progress?.onAnswer?.(results[index] as SubmitResult);
   if (writeError !== undefined) {
     const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, msg('store.cannotWrite'), undefined, msg('store.hintOther', { location: options.store.location }), writeError);
-    throw new StoreIncompleteError(results, failure);
+    throw new StoreIncompleteError(results, failure, aside);
   }
   return results;
 }

@@ -21,6 +21,7 @@ export const en = {
   'store.teamNewer': "the team store's schema is version {version}, newer than this econsig knows ({known}); it was left untouched",
   'store.journalUnreadable': 'cannot read the old journal to import it',
   'store.journalNotRenamed': 'imported the old journal but cannot rename it',
+  'store.keptNotRecorded': 'cannot record the answers kept aside when the store failed',
   'store.cannotFence': 'cannot leave the folder that stops older econsig versions from sending again',
   'store.fenceReadme':
     'This folder is not a journal. It stops econsig versions older than the store (the journal.jsonl builds) from using this home: they fail on it with EISDIR instead of sending every proposal again, because they cannot see the store in econsig.db or in the team database. Leave it here. Newer econsig versions ignore it.\n',
@@ -60,6 +61,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'store.teamNewer': 'o esquema do registro da equipe está na versão {version}, mais nova do que este econsig conhece ({known}); nada foi alterado',
   'store.journalUnreadable': 'não foi possível ler o diário antigo para importá-lo',
   'store.journalNotRenamed': 'o diário antigo foi importado, mas não foi possível renomeá-lo',
+  'store.keptNotRecorded': 'não foi possível registrar as respostas guardadas à parte quando o registro local falhou',
   'store.cannotFence': 'não foi possível deixar a pasta que impede versões antigas do econsig de enviar de novo',
   'store.fenceReadme':
     'Esta pasta não é um diário. Ela impede que versões do econsig anteriores ao registro local (as do journal.jsonl) usem esta pasta: elas falham nela com EISDIR em vez de enviar de novo todas as propostas, porque não enxergam o registro em econsig.db nem no banco da equipe. Deixe-a aqui. As versões novas do econsig a ignoram.\n',

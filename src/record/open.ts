@@ -3,9 +3,11 @@
  * "The store"). SQLite in ECONSIG_HOME by default; the PostgreSQL team store when
  * `database-url` (ECONSIG_DATABASE_URL) is set (docs/team.md). An old journal.jsonl in the
  * home is imported the first time, into whichever store is in force, and a fence against
- * the journal builds is left in its place (import-journal.ts).
+ * the journal builds is left in its place (import-journal.ts). Answers a batch kept aside
+ * when its store failed are recorded (kept-answers.ts).
  */
 import { fenceJournal, importJournal } from './import-journal.js';
+import { recordKeptAnswers } from './kept-answers.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store, StoreNotice } from './record.js';
 
@@ -28,6 +30,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     if (report) options.onNotice?.({ kind: 'journalImported', report });
     // Every home this version opens a store from stops the journal builds from sending.
     await fenceJournal(options.home);
+    const kept = await recordKeptAnswers(options.home, store);
+    if (kept && kept.recorded > 0) options.onNotice?.({ kind: 'answersRecorded', report: kept });
   } catch (error) {
     await store.close();
     throw error;

@@ -10,6 +10,7 @@
 import type { DeliveryRecord, DeliverySink } from '../webhook/delivery.js';
 import { serviceIdentity } from '../service/base-url.js';
 import type { ImportReport } from './import-journal.js';
+import type { KeptAnswersReport } from './kept-answers.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
 export interface AnswerRecord {
@@ -119,7 +120,9 @@ export type StoreNotice =
   /** An old journal.jsonl was imported. */
   | { kind: 'journalImported'; report: ImportReport }
   /** The migration to service keys found proposals sent under several spellings of one service: now one. */
-  | { kind: 'servicesMerged'; proposals: number; submissions: number };
+  | { kind: 'servicesMerged'; proposals: number; submissions: number }
+  /** Answers a failing store could not take, kept aside by a batch (kept-answers.ts), now recorded. */
+  | { kind: 'answersRecorded'; report: KeptAnswersReport };
 
 export interface HistoryQuery {
   idProposta?: string;

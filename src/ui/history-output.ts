@@ -72,10 +72,17 @@ function whyOf(lang: Lang, outcome: string, message: string | null | undefined):
   return isMessageKey(key) ? say(lang, key) : (message ?? '');
 }
 
-/** What opening the store did (an old journal imported, spellings of a service merged), a note on stderr. */
+/** What opening the store did (an old journal imported, spellings of a service merged, kept answers recorded), a note on stderr. */
 export function renderStoreNotice(io: Io, notice: StoreNotice): void {
   const t = createTheme(io);
-  const said = notice.kind === 'journalImported' ? importSaid(io.lang, notice.report) : say(io.lang, 'history.servicesMerged', { proposals: notice.proposals, submissions: notice.submissions });
+  const lang = io.lang;
+  let said: string;
+  if (notice.kind === 'journalImported') said = importSaid(lang, notice.report);
+  else if (notice.kind === 'servicesMerged') said = say(lang, 'history.servicesMerged', { proposals: notice.proposals, submissions: notice.submissions });
+  else {
+    const { recorded, left, file } = notice.report;
+    said = say(lang, recorded === 1 ? 'history.answersRecordedOne' : 'history.answersRecorded', { n: recorded, file: printable(file), left: left > 0 ? say(lang, 'history.answersLeft', { n: left }) : '' });
+  }
   io.stderr.write(`${t.info(say(io.lang, 'history.noteLabel'))} ${said}\n`);
 }
 

@@ -1,5 +1,5 @@
 import type { RequestDescription, RetryInfo } from '../service/client.js';
-import type { BatchProgress } from '../flows/submit-batch.js';
+import type { AnswersAside, BatchProgress } from '../flows/submit-batch.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
 import { type Lang, type Message, type MessageKey, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
@@ -180,7 +180,11 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
 }
 
 /** --json document, or the summary for people. */
-export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: { interrupted: boolean; notStored?: { text: Message | undefined; message: string; hintText: Message | undefined } }): void {
+export function renderSubmitResults(
+  io: Io,
+  results: readonly SubmitResult[],
+  extra: { interrupted: boolean; notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside } },
+): void {
   const lang = io.lang;
   // The store's failure (StoreIncompleteError), in the run's language.
   const notStored = extra.notStored && {
@@ -198,7 +202,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
     const doc = {
       ok: !notStored && results.every((r) => isSuccess(r.outcome)),
       ...(extra.interrupted ? { interrupted: true } : {}),
-      ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null } } : {}),
+      ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null, ...asideJson(extra.notStored?.aside) } } : {}),
       results: results.map((r) => ({
         file: r.file,
         ...(r.row !== undefined ? { row: r.row } : {}),
@@ -231,6 +235,12 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const all = results.every((r) => isSuccess(r.outcome));
   const line = summaryLine(results, lang, extra.interrupted);
   write(io, `${all ? t.success(line) : t.error(line)}\n`);
+}
+
+/** Where the answers the store refused went: `keptIn` (the file) and `kept`, and `unrecorded` (each to record with econsig settle). */
+function asideJson(aside: AnswersAside | undefined): Record<string, unknown> {
+  if (!aside) return {};
+  return { keptIn: aside.kept > 0 ? aside.file : null, kept: aside.kept, unrecorded: aside.unrecorded };
 }
 
 /** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */

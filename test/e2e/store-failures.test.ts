@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { type Stub, cliEnv, parseSubmitJson, startCountedSandbox, startStub, useScratch } from './submit-harness.js';
@@ -129,7 +130,43 @@ describe('storage failures: exit 74, nothing sent', () => {
     expect(doc.store).toMatchObject({ ok: false });
     expect(run.stderr).toMatch(/warning:.*not .*in the store|only record/);
     expect(run.stderr).toContain('ENOSPC');
+    // Not even the file of answers kept aside could take it: said plainly, with the command that records it.
+    expect(doc.store).toMatchObject({ kept: 0, unrecorded: [{ idProposta: 'PROP-1001', outcome: 'accepted', idContrato: contract }] });
+    expect(run.stderr).toContain(`econsig settle PROP-1001 --contract ${contract}`);
   });
+
+  it('a store held by another process while the POST is in flight: the answer is kept aside (exit 74), and the next command records it', async () => {
+    const contract = '5d2e7c1b-0a4f-4e8b-9c3d-6f1a2b3c4d5e';
+    let locker: DatabaseSync | undefined;
+    const stub: Stub = await startStub((_req, res) => {
+      // Another process takes the write lock and keeps it past the store's 15 s busy timeout.
+      locker = new DatabaseSync(join(home, 'econsig.db'));
+      locker.exec('BEGIN IMMEDIATE');
+      res.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ idContrato: contract, erros: [] }));
+    });
+    const env = cliEnv(home, stub.url, 'sbx_stub_token_0123456789');
+    const run = await runCli(['submit', BANK_AND_PIX, '--json'], { env, timeoutMs: 60_000 });
+    locker?.exec('ROLLBACK');
+    locker?.close();
+    expect(run.code, run.stderr).toBe(74);
+    const kept = join(home, 'unrecorded-answers.jsonl');
+    const doc = parseSubmitJson(run.stdout) as ReturnType<typeof parseSubmitJson> & { store?: Record<string, unknown> };
+    expect(doc.results[0]).toMatchObject({ outcome: 'accepted', idContrato: contract });
+    expect(doc.store).toMatchObject({ ok: false, kept: 1, keptIn: kept, unrecorded: [] });
+    expect(run.stderr).toContain(`1 answer the store could not take is kept in ${kept}`);
+    expect(readFileSync(kept, 'utf8')).toContain(contract);
+
+    const history = await runCli(['history', '--json'], { env });
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stderr).toContain(`recorded 1 answer kept in ${kept} when the store failed`);
+    expect(JSON.parse(history.stdout).entries).toMatchObject([{ idProposta: 'PROP-1001', outcome: 'accepted', idContrato: contract }]);
+    expect(existsSync(kept)).toBe(false);
+    // The guard knows it now: the same file is reported from the store, not sent again.
+    const again = await runCli(['submit', BANK_AND_PIX, '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(parseSubmitJson(again.stdout).results[0]).toMatchObject({ outcome: 'accepted', idContrato: contract });
+    expect(stub.requests()).toBe(1);
+  }, 60_000);
 });
 
 describe('import of an old journal.jsonl', () => {

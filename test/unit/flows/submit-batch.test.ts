@@ -279,6 +279,52 @@ describe('submitBatch: the record fails mid-batch', () => {
     expect(sent.map((r) => r.idContrato)).toEqual(client.requests.map((b) => `C-${String(b.idProposta)}`));
     expect(results.filter((r) => r.outcome !== 'accepted').every((r) => r.outcome === 'skipped' && r.idContrato === null)).toBe(true);
   });
+
+  /** A keeper that keeps in memory, or refuses as a full disk would. */
+  function keeper(refuse = false) {
+    const kept: Array<{ ref: string; idProposta: string; outcome: string; idContrato: string | null }> = [];
+    return {
+      kept,
+      file: '/home/x/unrecorded-answers.jsonl',
+      keep(ref: string, idProposta: string, answer: { outcome: string; idContrato: string | null }) {
+        if (refuse) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        kept.push({ ref, idProposta, outcome: answer.outcome, idContrato: answer.idContrato });
+      },
+    };
+  }
+
+  it('the answers the store refuses are kept aside, each with its claim: the hint says where and that the next run records them', async () => {
+    const store = new FakeStore();
+    store.failFrom.recordAnswer = 2;
+    const aside = keeper();
+    const { client, run } = batch(items(4), { store, keeper: aside, answer: (body, n) => (n === 2 ? Promise.reject(new ValidationRejectedError('422', { status: 422 })) : acceptAll(body, n)) });
+    const error = await storeIncomplete(run);
+    const refused = store.calls.recordAnswer - 1;
+    expect(refused).toBeGreaterThan(0);
+    expect(aside.kept).toHaveLength(refused);
+    expect(error.aside).toEqual({ file: aside.file, kept: refused, unrecorded: [] });
+    const claims = new Map(store.submissions().map((s) => [s.ref, s.idProposta]));
+    for (const k of aside.kept) expect(claims.get(k.ref)).toBe(k.idProposta);
+    expect(aside.kept.map((k) => k.idProposta)).toEqual(client.requests.slice(1).map((b) => b.idProposta));
+    expect(error.hintText?.key).toMatch(/^run\.answersKept(One)?$/);
+    expect(error.hint).toContain(aside.file);
+  });
+
+  it('when they cannot be kept aside either, the hint names the command that records each: the contract, or not sent', async () => {
+    const store = new FakeStore();
+    store.failFrom.recordAnswer = 1;
+    const { client, run } = batch(items(3), { store, keeper: keeper(true), concurrency: 2, answer: (body, n) => (n === 2 ? Promise.reject(new ValidationRejectedError('422', { status: 422 })) : acceptAll(body, n)) });
+    const error = await storeIncomplete(run);
+    expect(error.aside.kept).toBe(0);
+    expect(error.aside.unrecorded).toHaveLength(client.requests.length);
+    expect(error.hintText?.key).toMatch(/^run\.answersUnrecorded(One)?$/);
+    for (const body of client.requests) {
+      const id = String(body.idProposta);
+      const unrecorded = error.aside.unrecorded.find((u) => u.idProposta === id);
+      expect(error.hint).toContain(unrecorded?.outcome === 'accepted' ? `econsig settle ${id} --contract C-${id}` : `econsig settle ${id} --not-sent`);
+    }
+    expect(error.aside.unrecorded.some((u) => u.outcome === 'rejected')).toBe(true);
+  });
 });
 
 describe('submitBatch: --wait', () => {
