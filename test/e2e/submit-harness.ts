@@ -154,6 +154,8 @@ export interface CountingProxy {
   port: number;
   /** Each POST that reached the proxy, in order, with the proposal its body named (null until, or unless, the body came whole). */
   posts: Array<{ idProposta: string | null }>;
+  /** Resolves when the n-th POST has reached the proxy, as it arrives (its headers read). */
+  whenPosts(n: number): Promise<void>;
   /**
    * Resolves once no client connection is open and every request passed on has its answer:
    * after a client is killed, every byte it wrote has been read and counted.
@@ -169,6 +171,7 @@ export interface CountingProxy {
  */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const posts: CountingProxy['posts'] = [];
+  const counting: Array<{ n: number; reached: () => void }> = [];
   const sockets = new Set<Socket>();
   let upstream = 0;
   let waiters: Array<() => void> = [];
@@ -178,6 +181,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const seen = req.method === 'POST' ? posts[posts.push({ idProposta: null }) - 1] : undefined;
+    for (const waiter of counting.filter((w) => posts.length >= w.n)) {
+      counting.splice(counting.indexOf(waiter), 1);
+      waiter.reached();
+    }
     const chunks: Buffer[] = [];
     const named = (): void => {
       if (seen) seen.idProposta = /"idProposta"\s*:\s*"([^"]*)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? null;
@@ -232,6 +239,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     url: `http://127.0.0.1:${port}`,
     port,
     posts,
+    whenPosts: (n) =>
+      new Promise<void>((resolve) => {
+        if (posts.length >= n) resolve();
+        else counting.push({ n, reached: resolve });
+      }),
     drained: () => new Promise<void>((resolve) => {
       waiters.push(resolve);
       settle();
