@@ -78,10 +78,13 @@ export function renderStoreNotice(io: Io, notice: StoreNotice): void {
   const lang = io.lang;
   let said: string;
   if (notice.kind === 'journalImported') said = importSaid(lang, notice.report);
-  else if (notice.kind === 'servicesMerged') said = say(lang, 'history.servicesMerged', { proposals: notice.proposals, submissions: notice.submissions });
-  else {
+  else if (notice.kind === 'servicesMerged') {
+    const { proposals, submissions } = notice;
+    said = say(lang, proposals === 1 ? 'history.servicesMergedOne' : 'history.servicesMerged', { proposals: proposals.toLocaleString(lang), submissions: submissions.toLocaleString(lang) });
+  } else {
     const { recorded, left, file } = notice.report;
-    said = say(lang, recorded === 1 ? 'history.answersRecordedOne' : 'history.answersRecorded', { n: recorded, file: printable(file), left: left > 0 ? say(lang, 'history.answersLeft', { n: left }) : '' });
+    const stay = left > 0 ? say(lang, left === 1 ? 'history.answersLeftOne' : 'history.answersLeft', { n: left.toLocaleString(lang) }) : '';
+    said = say(lang, recorded === 1 ? 'history.answersRecordedOne' : 'history.answersRecorded', { n: recorded.toLocaleString(lang), file: printable(file), left: stay });
   }
   io.stderr.write(`${t.info(say(io.lang, 'history.noteLabel'))} ${said}\n`);
 }
