@@ -24,8 +24,9 @@ const ENGLISH =
 /**
  * What people read, less what is not ours to translate: paths and URLs, commands in
  * backticks, flags, field names of the service and of --json (camelCase, dotted), codes
- * (SVC_..., ECONNREFUSED, UFs), ids, the profile's name, the values a setting takes, the
- * keys of --json, and the service's own messages (its `erros` lines).
+ * (SVC_..., ECONNREFUSED, UFs), ids, the profile's name, the values a setting takes and a
+ * setting's name (service-id), the keys of --json, and the service's own messages (its
+ * `erros` lines).
  */
 function ours(text: string): string {
   return text
@@ -33,6 +34,7 @@ function ours(text: string): string {
     .replace(/"\w+":/g, '')
     .replace(/\bperfil\W+default\b/gi, '')
     .replace(/none, standard-webhooks, bearer, api-key, basic/g, '')
+    .replace(/\bservice-id\b/g, '')
     .replace(/`[^`]*`/g, '')
     .replace(/\bhttps?:\/\/\S+/g, '')
     .replace(/\S*\/\S*/g, '')
