@@ -24,9 +24,11 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
   beforeAll(async () => {
     cluster = await startPostgres();
   }, 60_000);
+  // A fast shutdown waits for the checkpoint of every database the suite made: on a loaded
+  // machine that outlasted the 20 s default (once, in the whole suite at a load average of 12).
   afterAll(async () => {
     await cluster?.stop();
-  });
+  }, 60_000);
 
   recordContract('PostgreSQL', async () => {
     const { name, url } = await freshDatabase();
