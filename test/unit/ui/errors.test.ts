@@ -1,20 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EconsigError, ExitCode, UsageError } from '../../../src/errors.js';
 import { msg } from '../../../src/i18n/index.js';
-import { createIo } from '../../../src/ui/io.js';
+import { captureIo } from './capture.js';
 import { renderError, usageMessage } from '../../../src/ui/errors.js';
 
-function capture(lang: 'pt-BR' | 'en', json = false) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json, lang });
-  return { io, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8') };
-}
+const capture = captureIo;
 
 describe('commander usage errors, said by their code (ui/errors.ts usageMessage)', () => {
   it.each([

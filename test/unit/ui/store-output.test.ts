@@ -3,24 +3,13 @@
  * kept answers recorded), history's hint for an unknown entry, and `settle`'s line and
  * --json document.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Lang } from '../../../src/i18n/index.js';
 import type { HistoryPage, SubmissionRecord } from '../../../src/record/record.js';
 import { renderHistory, renderStoreNotice } from '../../../src/ui/history-output.js';
-import { createIo } from '../../../src/ui/io.js';
+import { captureIo } from './capture.js';
 import { renderSettled } from '../../../src/ui/settle-output.js';
 
-function capture(lang: Lang, json = false) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json, lang });
-  return { io, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8') };
-}
+const capture = captureIo;
 
 const record = (answer: SubmissionRecord['answer']): SubmissionRecord => ({
   ref: 'r1',

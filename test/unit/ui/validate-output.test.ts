@@ -1,22 +1,12 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
-import { createIo } from '../../../src/ui/io.js';
+import { captureIo } from './capture.js';
 import { createValidationOutput } from '../../../src/ui/validate-output.js';
 import type { FileReport } from '../../../src/domain/report.js';
 import { msg, say } from '../../../src/i18n/index.js';
 import type { Issue } from '../../../src/domain/issue.js';
 
-function capture(json: boolean, lang: 'pt-BR' | 'en' = 'en') {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const io = createIo({ env: { NO_COLOR: '1' }, stdin: new PassThrough(), stdout, stderr, json, lang });
-  return { io, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8') };
-}
+const capture = (json: boolean, lang: 'pt-BR' | 'en' = 'en') => captureIo(lang, json);
 
 /** Reports with non-ASCII text and characters JSON must escape. */
 function reports(count: number): FileReport[] {
