@@ -1,7 +1,8 @@
 /**
- * The one place that decides how secrets and personal numbers are hidden: secrets shown
+ * The one place that decides how secrets and personal data are hidden: secrets shown
  * masked (status, config, --dry-run) or cut out of text that may have passed near the
- * Authorization header (errors, logs); a person's numbers partly starred on screen.
+ * Authorization header (errors, logs); a person's data (LGPD) masked in every message, line
+ * and log (the second half of this file, docs/privacy.md).
  */
 
 /** What a secret cut out of text or a connection string is replaced with. */
@@ -52,19 +53,6 @@ export function redactSecretFields(text: string): string {
     .replace(/"([\w.-]{1,64})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (all, name: string, colon: string) =>
       isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : all,
     );
-}
-
-/**
- * A number that identifies a person or an account, for a screen others may see: keep
- * `start` leading and `end` trailing characters, star the rest (at least a third is starred).
- */
-export function maskMiddle(value: string, start: number, end: number): string {
-  const hidden = value.length - start - end;
-  if (hidden < Math.ceil(value.length / 3)) {
-    const keep = Math.floor(value.length / 4);
-    return '*'.repeat(value.length - keep) + value.slice(value.length - keep);
-  }
-  return value.slice(0, start) + '*'.repeat(hidden) + value.slice(value.length - end);
 }
 
 /** sslcert and sslrootcert name files; a certificate pasted in their place is not shown either. */
@@ -146,4 +134,154 @@ function uriDecode(text: string): string {
 
 function formDecode(text: string): string {
   return uriDecode(text.replace(/\+/g, ' '));
+}
+
+// ---------------------------------------------------------------------------
+// Personal data (LGPD, docs/privacy.md): one mask per kind of value, the same everywhere,
+// since two masks of one CPF shown in two places would give most of its digits away.
+// ---------------------------------------------------------------------------
+
+/** The kinds of a person's data a message or a payload can carry; `text` is free text from outside that may quote any. */
+export type PersonalKind = 'cpf' | 'account' | 'pixKey' | 'phone' | 'email' | 'document' | 'name' | 'text';
+
+const CPF_PUNCTUATION = /[.\-\s]/g;
+const ELEVEN_DIGITS = /^\d{11}$/;
+
+/** The last few characters: at most 4, and never more than half of the value. */
+function lastFew(value: string): string {
+  const keep = Math.min(4, Math.floor(value.length / 2));
+  return `****${keep > 0 ? value.slice(-keep) : ''}`;
+}
+
+/** A CPF, digits or punctuated, as `***.456.789-**`: the first three and the last two digits hidden. */
+export function maskCpf(value: string): string {
+  const digits = value.replace(CPF_PUNCTUATION, '');
+  if (!ELEVEN_DIGITS.test(digits)) return lastFew(value);
+  return `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**`;
+}
+
+/** A bank account (`1234567-8`) as `****67-8`: at most its last 4 characters. */
+export function maskAccount(value: string): string {
+  return lastFew(value);
+}
+
+/** An identity document's number (RG, CNH) as `****6789`: at most its last 4 characters. */
+export function maskDocumentNumber(value: string): string {
+  return lastFew(value);
+}
+
+/** A phone number as `+55****5678`: the country code of a Brazilian number, and the last 4 digits. */
+export function maskPhone(value: string): string {
+  const digits = value.replace(/\D/g, '');
+  const prefix = value.startsWith('+55') ? '+55' : value.startsWith('+') ? '+' : '';
+  return `${prefix}${lastFew(prefix === '+55' ? digits.slice(2) : digits)}`;
+}
+
+/** An e-mail as `m***@***.com`: the first letter and the top-level domain. */
+export function maskEmail(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at < 1) return lastFew(value);
+  const domain = value.slice(at + 1);
+  const top = domain.includes('.') ? domain.slice(domain.lastIndexOf('.')) : '';
+  return `${value[0]}***@***${top}`;
+}
+
+/** A Pix key masked as what it is: a CPF key as a CPF, a phone or e-mail key as such, a random key to its last 4 characters. */
+export function maskPixKey(value: string): string {
+  if (ELEVEN_DIGITS.test(value.replace(CPF_PUNCTUATION, '')) && !value.startsWith('+')) return maskCpf(value);
+  if (value.includes('@')) return maskEmail(value);
+  if (value.startsWith('+')) return maskPhone(value);
+  return lastFew(value);
+}
+
+/** A person's name as its initials: `Maria da Silva` → `M. d. S.`. */
+export function maskName(value: string): string {
+  return value
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .map((word) => `${word[0]}.`)
+    .join(' ');
+}
+
+// In free text: a punctuated CPF, any run of exactly 11 digits (a CPF, or a phone without
+// its +55: both a person's), an e-mail, an international phone number.
+const CPF_IN_TEXT = /(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)|(?<![\d+])\d{11}(?!\d)/g;
+const EMAIL_IN_TEXT = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const PHONE_IN_TEXT = /\+\d{10,14}(?!\d)/g;
+
+/** Free text from outside (a service's error, a webhook's reason) with every CPF, e-mail and phone number in it masked. */
+export function maskPersonalText(text: string): string {
+  return text.replace(CPF_IN_TEXT, maskCpf).replace(EMAIL_IN_TEXT, maskEmail).replace(PHONE_IN_TEXT, maskPhone);
+}
+
+/** A value of a person's data, masked as its kind is. */
+export function maskPersonal(kind: PersonalKind, value: string): string {
+  switch (kind) {
+    case 'cpf':
+      return maskCpf(value);
+    case 'account':
+      return maskAccount(value);
+    case 'pixKey':
+      return maskPixKey(value);
+    case 'phone':
+      return maskPhone(value);
+    case 'email':
+      return maskEmail(value);
+    case 'document':
+      return maskDocumentNumber(value);
+    case 'name':
+      return maskName(value);
+    case 'text':
+      return maskPersonalText(value);
+  }
+}
+
+/**
+ * The kind of a person's data a field of this name holds, by the names the service and
+ * webhook payloads use (`parent`: the object it sits in, for `documento.numero`);
+ * undefined for a field that holds none.
+ */
+export function personalKindOfField(name: string, parent?: string): PersonalKind | undefined {
+  switch (name) {
+    case 'cpf':
+      return 'cpf';
+    case 'conta':
+      return 'account';
+    case 'chavePix':
+      return 'pixKey';
+    case 'telefone':
+    case 'celular':
+      return 'phone';
+    case 'email':
+      return 'email';
+    case 'nome':
+    case 'nomeCompleto':
+      return 'name';
+    case 'numero':
+      return parent === 'documento' ? 'document' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The kind of a person's data at a dotted path of a submission (`pessoa.documento.numero`), if any. */
+export function personalKindOfPath(path: string): PersonalKind | undefined {
+  const parts = path.split('.');
+  return personalKindOfField(parts[parts.length - 1] ?? '', parts[parts.length - 2]);
+}
+
+/**
+ * A JSON value (a webhook payload) with a person's data masked: each field named as one
+ * (personalKindOfField) as its kind, every other text as free text.
+ */
+export function maskPersonalJson(value: unknown, name = '', parent = ''): unknown {
+  const kind = personalKindOfField(name, parent);
+  if (typeof value === 'string') return maskPersonal(kind ?? 'text', value);
+  // A CPF or an account sent as a number is masked all the same (as text, which it becomes).
+  if (typeof value === 'number' && kind !== undefined) return maskPersonal(kind, String(value));
+  if (Array.isArray(value)) return value.map((item) => maskPersonalJson(item, name, parent));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, maskPersonalJson(child, key, name)]));
+  }
+  return value;
 }

@@ -41,8 +41,8 @@ describe('layering (docs/design.md "Dependency direction")', () => {
     expect(breaches('domain/', (t) => isUnder(t, 'domain/', 'i18n/') || LEAF_HELPERS.includes(t))).toEqual([]);
   });
 
-  it('i18n/ (the message catalogue) imports nothing of ours outside i18n/', () => {
-    expect(breaches('i18n/', (t) => isUnder(t, 'i18n/'))).toEqual([]);
+  it('i18n/ (the message catalogue) imports nothing of ours outside i18n/ but the masks of a person\'s data (redact.ts)', () => {
+    expect(breaches('i18n/', (t) => isUnder(t, 'i18n/') || t === 'redact.js')).toEqual([]);
   });
 
   it('the leaf helpers (errors.ts, redact.ts, suggest.ts) import nothing of ours but the catalogue (i18n/, for an error\'s message)', () => {

@@ -3,7 +3,7 @@
  * docs/brazilian-data.md (Receita Federal, IBGE, Anatel, Correios, DICT). A refusal is a
  * key of the message catalogue (i18n/rule.ts), said in the reader's language by the caller.
  */
-import { type Message, msg } from '../i18n/index.js';
+import { type Message, msg, personal } from '../i18n/index.js';
 
 // Patterns as constants, not literals in the functions: a regex literal is a new RegExp
 // object each time it is evaluated, and these run for every file of a batch.
@@ -230,7 +230,7 @@ export function checkPixKey(value: string): PixKeyCheck {
       if (isValidCpf(value)) return { ok: true, type: 'cpf' };
       // DICT reads 11 digits as a CPF; a mobile number needs its +55 to be a phone key.
       const mobile = isDdd(value.slice(0, 2)) && value[2] === '9';
-      return { ok: false, reason: mobile ? msg('rule.pix.cpfOrPhone', { value }) : msg('rule.pix.cpf') };
+      return { ok: false, reason: mobile ? msg('rule.pix.cpfOrPhone', { value: personal('phone', value) }) : msg('rule.pix.cpf') };
     }
     case 'cnpj':
       return { ok: false, reason: msg('rule.pix.cnpj') };

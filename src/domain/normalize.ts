@@ -5,7 +5,7 @@
  */
 import * as z from './zod.js';
 import { isDdd, isValidCpf } from './brazil.js';
-import type { Issue } from './issue.js';
+import { type Issue, shownValue } from './issue.js';
 import { suggest } from '../suggest.js';
 import { type Message, type MessageKey, msg } from '../i18n/index.js';
 import { type FieldPath, submissionSchema } from './submission.js';
@@ -228,7 +228,7 @@ function walk(source: Record<string, unknown>, node: FieldNode, warnings: Issue[
         if (changed) {
           value = changed.value;
           const notes = { items: changed.notes.map((note) => msg(note)), separator: '; ' };
-          warnings.push({ path: child.path, message: msg('rule.changed', { notes, from: JSON.stringify(raw), to: JSON.stringify(value) }) });
+          warnings.push({ path: child.path, message: msg('rule.changed', { notes, from: shownValue(child.path, raw), to: shownValue(child.path, changed.value) }) });
         }
       }
       if (value === '' && child.emptyIsAbsent) {

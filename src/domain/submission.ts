@@ -7,7 +7,7 @@
 import * as z from './zod.js';
 import { ELEVEN_DIGITS, ISO_DATE_SHAPE, UFS, checkPhone, checkPixKey, isRealIsoDate, isValidCnh } from './brazil.js';
 import { suggest } from '../suggest.js';
-import { type Message, type MessageKey, msg, say } from '../i18n/index.js';
+import { type Message, type MessageKey, msg, personal, say } from '../i18n/index.js';
 
 export const ESTADOS_CIVIS = [
   'SOLTEIRO', 'CASADO', 'DIVORCIADO', 'VIUVO', 'SEPARADO', 'UNIAO_ESTAVEL', 'NAO_INFORMADO',
@@ -126,8 +126,9 @@ export const fieldSchemas = {
     rule<string>((value) => {
       const check = checkPhone(value);
       if (check.ok) return undefined;
-      const example = /^55\d{10,11}$/.test(value) ? `+${value}` : '+5511987654321';
-      return { message: msg('rule.withExample', { reason: check.reason, example: show(example) }) };
+      // The number itself with its "+": a person's phone, said masked unless --reveal.
+      const example = /^55\d{10,11}$/.test(value) ? personal('phone', `+${value}`) : show('+5511987654321');
+      return { message: msg('rule.withExample', { reason: check.reason, example }) };
     }),
   ),
   'pessoa.documento.numero': text('rule.what.documentoNumero', '123456789').regex(/^[0-9A-Za-z]{1,14}$/, {

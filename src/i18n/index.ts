@@ -9,8 +9,11 @@
  * --json keeps English field names and stable codes; only people's text is here.
  *
  * Below ui/, people's text travels as a Message (a key and its values); ui/ says it in the
- * run's language with `say`, the one render function (docs/design.md, "Said once").
- * Imports nothing of ours but this folder: errors.ts, domain/, sheets/ and ui/ all use it.
+ * run's language with `say`, the one render function (docs/design.md, "Said once"). A value
+ * that holds a person's data is marked where the message is built (`personal`), and `say`
+ * masks it unless the run shows personal data (--reveal).
+ * Imports nothing of ours but this folder and the masks of redact.ts: errors.ts, domain/,
+ * sheets/ and ui/ all use it.
  */
 import * as choice from './choice.js';
 import * as input from './input.js';
@@ -33,6 +36,7 @@ import * as tls from './tls.js';
 import * as help from './help.js';
 import * as file from './file.js';
 import * as settle from './settle.js';
+import { maskPersonal, type PersonalKind } from '../redact.js';
 
 export type Lang = 'pt-BR' | 'en';
 
@@ -74,7 +78,31 @@ export interface Message {
   readonly key: MessageKey;
   readonly values?: Readonly<Record<string, Value>>;
 }
-export type Value = string | number | Message | ValueList;
+export type Value = string | number | Message | ValueList | PersonalValue;
+
+/**
+ * A person's data in a message (a CPF, an account, a Pix key, a phone, an e-mail, or free
+ * text from outside that may quote one): said masked by its kind (src/redact.ts) unless
+ * the run shows personal data (--reveal).
+ */
+export interface PersonalValue {
+  readonly personal: PersonalKind;
+  readonly value: string;
+}
+
+/** A value that holds a person's data: `personal('pixKey', value)`. */
+export function personal(kind: PersonalKind, value: string): PersonalValue {
+  return { personal: kind, value };
+}
+
+/**
+ * Whom a text is said to: the language, and whether a person's data is shown whole
+ * (--reveal). The run's Io is one; a bare language masks.
+ */
+export interface Voice {
+  readonly lang: Lang;
+  readonly reveal: boolean;
+}
 
 /** Values said one after the other, `separator` between them: a line break, `, `, or a message (" or "). */
 export interface ValueList {
@@ -88,18 +116,21 @@ export function msg(key: MessageKey, values?: Message['values']): Message {
 }
 
 /**
- * The one render function: a message (or a key and its values) in `lang`, its placeholders
- * filled; a placeholder without a value stays visible. ui/ calls it in the run's language;
- * below ui/ it is called only for English that is English whatever the run's language (an
- * Error's `.message`, the record of an answer) and by the writers of documents made in the
- * reader's language (the template, the results sheet, the JUnit report).
+ * The one render function: a message (or a key and its values) in a language, its
+ * placeholders filled; a placeholder without a value stays visible; a person's data masked
+ * unless `to` is a Voice that reveals it. ui/ calls it with the run's Io (its language and
+ * --reveal); below ui/ it is called only for English that is English whatever the run's
+ * language (an Error's `.message`, the record of an answer) and by the writers of documents
+ * made in the reader's language (the template, the results sheet, the JUnit report).
  */
-export function say(lang: Lang, message: Message | MessageKey, values?: Message['values']): string {
+export function say(to: Lang | Voice, message: Message | MessageKey, values?: Message['values']): string {
+  const { lang, reveal } = typeof to === 'string' ? { lang: to, reveal: false } : to;
   const { key, values: given } = typeof message === 'string' ? { key: message, values } : message;
   const text = (value: Value): string => {
     if (typeof value === 'string' || typeof value === 'number') return String(value);
     if ('items' in value) return value.items.map(text).join(text(value.separator));
-    return say(lang, value);
+    if ('personal' in value) return reveal ? value.value : maskPersonal(value.personal, value.value);
+    return say(to, value);
   };
   return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = given?.[name];

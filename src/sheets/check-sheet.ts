@@ -8,11 +8,11 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { ExitCode } from '../errors.js';
-import type { Issue } from '../domain/issue.js';
+import { type Issue, shownValue } from '../domain/issue.js';
 import { validateSubmission } from '../domain/validate.js';
 import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
-import { type Lang, type Message, msg } from '../i18n/index.js';
+import { type Lang, type Message, msg, personal } from '../i18n/index.js';
 import { BANK_COLUMNS, SHEET_COLUMNS, type SheetColumn, columnLabel, columnOfHeader, foldHeader, knownHeaders } from './columns.js';
 import { CHOICE_FIELDS, allowedChoices, choiceOf } from './choices.js';
 import { type RawRow, SheetReadError, readCsvRows } from './csv-reader.js';
@@ -194,11 +194,11 @@ export function cellText(value: unknown, column: SheetColumn): CellText {
       const digits = String(value);
       // A phone typed as +55... in a number cell lost its "+" (Excel keeps digits only).
       if (column.path === 'pessoa.telefone' && /^55\d{10,11}$/.test(digits)) {
-        return { text: `+${digits}`, warning: msg('sheet.phoneNumberCell', { shown: digits, text: quote(`+${digits}`) }), wasNumber: true };
+        return { text: `+${digits}`, warning: msg('sheet.phoneNumberCell', { shown: personal('phone', digits), text: personal('phone', `+${digits}`) }), wasNumber: true };
       }
       if (column.digits !== undefined && digits.length < column.digits) {
         const text = digits.padStart(column.digits, '0');
-        return { text, warning: msg('sheet.numberAsText', { shown: digits, text: quote(text), digits: column.digits }), wasNumber: true };
+        return { text, warning: msg('sheet.numberAsText', { shown: digits, text: shownValue(column.path, text), digits: column.digits }), wasNumber: true };
       }
       return { text: digits, wasNumber: true };
     }
@@ -269,7 +269,7 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
   const tipo = texts.get('pessoa.documento.tipoDocumento')?.text.trim().toUpperCase();
   if (numero?.wasNumber && tipo === 'CNH' && /^\d+$/.test(numero.text) && numero.text.length < CNH_DIGITS) {
     const text = numero.text.padStart(CNH_DIGITS, '0');
-    texts.set('pessoa.documento.numero', { text, warning: msg('sheet.numberAsText', { shown: numero.text, text: quote(text), digits: CNH_DIGITS }) });
+    texts.set('pessoa.documento.numero', { text, warning: msg('sheet.numberAsText', { shown: personal('document', numero.text), text: personal('document', text), digits: CNH_DIGITS }) });
   }
   for (const [path, converted] of texts) {
     const column = mapping.headerOf.get(path) ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AREA_KEYS, CATALOGUE, langOf, msg, say } from '../../src/i18n/index.js';
+import { AREA_KEYS, CATALOGUE, langOf, msg, personal, say } from '../../src/i18n/index.js';
 
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).sort();
 
@@ -58,5 +58,14 @@ describe('the message catalogue (i18n/)', () => {
     [undefined, {}, 'en'],
   ] as const)('--lang %s with %j is %s', (flag, env, lang) => {
     expect(langOf(flag, env)).toBe(lang);
+  });
+});
+
+describe("a person's data in a message", () => {
+  it('is said masked by its kind, in every language, unless the voice reveals it (--reveal)', () => {
+    const message = msg('rule.changed', { notes: 'x', from: personal('pixKey', '529.982.247-25'), to: msg('rule.withExample', { reason: 'y', example: personal('text', 'o CPF 52998224725') }) });
+    expect(say('en', message)).toBe('x: ***.982.247-** → y, e.g. o CPF ***.982.247-**');
+    expect(say({ lang: 'pt-BR', reveal: false }, message)).toBe('x: ***.982.247-** → y, ex.: o CPF ***.982.247-**');
+    expect(say({ lang: 'en', reveal: true }, message)).toBe('x: 529.982.247-25 → y, e.g. o CPF 52998224725');
   });
 });

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretName, maskMiddle, maskSecret, redactConnectionString, redactConnectionStringIn, redactSecretFields, redactToken } from '../../src/redact.js';
+import {
+  isSecretName,
+  maskAccount,
+  maskCpf,
+  maskEmail,
+  maskName,
+  maskPersonal,
+  maskPersonalJson,
+  maskPersonalText,
+  maskPhone,
+  maskPixKey,
+  maskSecret,
+  personalKindOfPath,
+  redactConnectionString,
+  redactConnectionStringIn,
+  redactSecretFields,
+  redactToken,
+} from '../../src/redact.js';
 
 const TOKEN = 'tok_live_9f8e7d6c5b4a39281706';
 
@@ -34,13 +51,73 @@ describe('redactToken', () => {
   });
 });
 
-describe('maskMiddle', () => {
-  it('always hides at least a third', () => {
-    for (const value of ['1', '12', '123456', '1234567890123']) {
-      const masked = maskMiddle(value, 3, 3);
-      expect(masked).toHaveLength(value.length);
-      expect(masked.split('').filter((c) => c === '*').length).toBeGreaterThanOrEqual(Math.ceil(value.length / 3));
-    }
+describe("a person's data: one mask per kind", () => {
+  it.each([
+    [maskCpf, '52998224725', '***.982.247-**'],
+    [maskCpf, '529.982.247-25', '***.982.247-**'],
+    [maskCpf, '1234', '****34'],
+    [maskAccount, '1234567-8', '****67-8'],
+    [maskAccount, '12345-6', '****5-6'],
+    [maskAccount, '1', '****'],
+    [maskPhone, '+5511912345678', '+55****5678'],
+    [maskPhone, '+4915112345678', '+****5678'],
+    [maskPhone, '11912345678', '****5678'],
+    [maskEmail, 'maria.silva@example.com', 'm***@***.com'],
+    [maskEmail, 'ana@localhost', 'a***@***'],
+    [maskPixKey, '52998224725', '***.982.247-**'],
+    [maskPixKey, '529.982.247-25', '***.982.247-**'],
+    [maskPixKey, '+5511987654321', '+55****4321'],
+    [maskPixKey, 'Ana.Lima@Example.com', 'A***@***.com'],
+    [maskPixKey, '123e4567-e89b-42d3-a456-426614174000', '****4000'],
+    [maskName, 'Maria da Silva', 'M. d. S.'],
+  ] as const)('%o(%s) → %s', (mask, value, masked) => {
+    expect(mask(value)).toBe(masked);
+  });
+
+  it('a CPF keeps the same six middle digits whatever holds it (a Pix key, free text, a payload): no two masks to combine', () => {
+    const shown = ['cpf', 'pixKey', 'text'].map((kind) => maskPersonal(kind as 'cpf', '52998224725'));
+    expect(new Set(shown)).toEqual(new Set(['***.982.247-**']));
+    expect(maskPersonalJson({ cpf: 52998224725 })).toEqual({ cpf: '***.982.247-**' });
+  });
+
+  it('free text: CPFs (punctuated or 11 digits), e-mails and phone numbers are masked, the rest stays', () => {
+    expect(maskPersonalText('chave 529.982.247-25 ou 52998224725 de maria@example.com, +5511987654321; contrato 7f0c-12 em 2025-01-02, 123456789012')).toBe(
+      'chave ***.982.247-** ou ***.982.247-** de m***@***.com, +55****4321; contrato 7f0c-12 em 2025-01-02, 123456789012',
+    );
+  });
+
+  it('a payload: fields named for a person\'s data by their kind, every other text as free text; ids, numbers and structure kept', () => {
+    const payload = {
+      idContrato: '0b6c2f1e-1111-4c2a-9a59-2d6c8e6b0a01',
+      status: 'REPROVADO',
+      motivo: 'CPF 529.982.247-25 com margem insuficiente',
+      valor: 1500.5,
+      trabalhador: { nome: 'Maria da Silva', cpf: '52998224725', documento: { numero: '123456789' }, endereco: { numero: '1578' } },
+      contaBancaria: { compe: '260', agencia: '0001', conta: '1234567-8', chavePix: 'maria@example.com' },
+      contatos: [{ telefone: '+5511912345678' }],
+    };
+    expect(maskPersonalJson(payload)).toEqual({
+      idContrato: '0b6c2f1e-1111-4c2a-9a59-2d6c8e6b0a01',
+      status: 'REPROVADO',
+      motivo: 'CPF ***.982.247-** com margem insuficiente',
+      valor: 1500.5,
+      trabalhador: { nome: 'M. d. S.', cpf: '***.982.247-**', documento: { numero: '****6789' }, endereco: { numero: '1578' } },
+      contaBancaria: { compe: '260', agencia: '0001', conta: '****67-8', chavePix: 'm***@***.com' },
+      contatos: [{ telefone: '+55****5678' }],
+    });
+  });
+
+  it.each([
+    ['pessoa.documento.numero', 'document'],
+    ['pessoa.endereco.numero', undefined],
+    ['pessoa.email', 'email'],
+    ['pessoa.telefone', 'phone'],
+    ['contaBancaria.conta', 'account'],
+    ['contaBancaria.chavePix', 'pixKey'],
+    ['contaBancaria.agencia', undefined],
+    ['pessoa.endereco.cep', undefined],
+  ])('the field %s holds %s', (path, kind) => {
+    expect(personalKindOfPath(path)).toBe(kind);
   });
 });
 

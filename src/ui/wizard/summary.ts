@@ -1,33 +1,22 @@
 /**
- * The table of everything entered, shown before the clerk submits. Numbers that identify a
- * person or an account are partly masked: the screen may be seen or captured by others.
+ * The table of everything entered, shown before the clerk submits. A person's data (a
+ * document's number, the e-mail, the phone, the account, the Pix key) is masked as
+ * everywhere else (src/redact.ts): the screen may be seen or captured by others.
  */
 import { visibleLength } from '../wrap.js';
 import { bankName } from '../../domain/banks.js';
 import type { Issue } from '../../domain/normalize.js';
 import type { FieldPath } from '../../domain/submission.js';
-import { maskMiddle } from '../../redact.js';
+import { maskPersonal, personalKindOfPath } from '../../redact.js';
 import type { Theme } from '../theme.js';
 import { type Draft, SECTIONS, fieldKind, payoutFields, payoutModeOf } from './fields.js';
 import { type Lang, say } from '../../i18n/index.js';
 import { choiceLabel, fieldLabel, payoutLabel, sectionTitle } from './messages.js';
 
-/** The summary's form of a value: masked for document, account, phone and CPF or phone Pix keys. */
+/** The summary's form of a value: a person's data masked, the rest as entered. */
 export function maskValue(path: FieldPath, value: string): string {
-  switch (path) {
-    case 'pessoa.documento.numero':
-      return maskMiddle(value, 2, 2);
-    case 'contaBancaria.conta':
-      return maskMiddle(value, 0, 3);
-    case 'pessoa.telefone':
-      return maskMiddle(value, 5, 4);
-    case 'contaBancaria.chavePix':
-      if (/^\d{11}$/.test(value)) return maskMiddle(value, 3, 2);
-      if (value.startsWith('+')) return maskMiddle(value, 5, 4);
-      return value;
-    default:
-      return value;
-  }
+  const kind = personalKindOfPath(path);
+  return kind === undefined ? value : maskPersonal(kind, value);
 }
 
 function shown(lang: Lang, path: FieldPath, value: string, reveal = false): string {
@@ -100,7 +89,7 @@ export function renderSummary(draft: Draft, lang: Lang, theme: Theme, warnings: 
     compact.push(...packSection(sectionTitle(lang, section.id), values, options.columns));
   }
   const warningLines = warnings.length
-    ? [`  ${theme.warning(say(lang, 'wizard.warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${say(lang, w.message)}`)]
+    ? [`  ${theme.warning(say(lang, 'wizard.warnings'))}`, ...warnings.map((w) => `    ${theme.warning('!')} ${w.path}: ${say({ lang, reveal: options.reveal === true }, w.message)}`)]
     : [];
   // 1 title + every row, then the menu: more than the terminal holds means the top scrolls away.
   if (options.rows !== undefined && 1 + rows.length + warningLines.length + MENU_ROWS > options.rows) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { say } from '../../../src/i18n/index.js';
 import { normalizeField, normalizePhone, normalizeSubmission as normalize } from '../../../src/domain/normalize.js';
+import { maskPersonal, personalKindOfPath } from '../../../src/redact.js';
 import { inEnglish } from '../in-english.js';
 
 const normalizeSubmission = (input: Record<string, unknown>) => inEnglish(normalize(input));
@@ -107,7 +108,16 @@ describe('normalizeSubmission rewrites', () => {
     expect(pick(value, path)).toBe(output);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.path).toBe(path);
-    expect(warnings[0]?.message).toContain(`${JSON.stringify(input)} → ${JSON.stringify(output)}`);
+    const kind = personalKindOfPath(path);
+    if (kind === undefined) {
+      expect(warnings[0]?.message).toContain(`${JSON.stringify(input)} → ${JSON.stringify(output)}`);
+      return;
+    }
+    // A person's data: masked unless the run reveals it (--reveal), then shown as typed and as sent.
+    expect(warnings[0]?.message).toContain(`${maskPersonal(kind, input)} → ${maskPersonal(kind, output)}`);
+    expect(warnings[0]?.message).not.toContain(output);
+    const revealed = say({ lang: 'en', reveal: true }, normalize(nest(path, input)).warnings[0]!.message);
+    expect(revealed).toContain(`${input} → ${output}`);
   });
 });
 

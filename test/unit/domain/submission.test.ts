@@ -5,7 +5,7 @@ import { say } from '../../../src/i18n/index.js';
 
 const messageOf = (path: FieldPath, value: unknown): string | undefined => {
   const issue = fieldSchemas[path].safeParse(value).error?.issues[0];
-  return issue && say('en', messageOfZod(issue));
+  return issue && say({ lang: 'en', reveal: true }, messageOfZod(issue));
 };
 
 describe('field messages say what is expected and show a good value', () => {
@@ -14,7 +14,7 @@ describe('field messages say what is expected and show a good value', () => {
     ['pessoa.endereco.cep', undefined, /^is required: postal code/],
     ['pessoa.endereco.cep', null, /^must not be null/],
     ['pessoa.endereco.cep', '00000000', /not a real CEP/],
-    ['pessoa.telefone', '5511987654321', /e\.g\. "\+5511987654321"/], // the fix, spelled out
+    ['pessoa.telefone', '5511987654321', /e\.g\. \+5511987654321/], // the fix, spelled out (revealed)
     ['pessoa.telefone', '+5520987654321', /area code 20/],
     ['pessoa.estadoCivil', 'CASADA', /did you mean CASADO\?/],
     ['pessoa.endereco.numero', '', /send "0"/],
@@ -25,6 +25,11 @@ describe('field messages say what is expected and show a good value', () => {
     ['contaBancaria.conta', `${'1'.repeat(16)}-1`, /at most 17 characters/],
     ['pessoa.endereco.complemento', null, /must be text or left out/],
   ])('%s %j → %s', (path, value, message) => expect(messageOf(path, value)).toMatch(message));
+
+  it("the fix spelled out from a person's phone is masked unless the run reveals it", () => {
+    const issue = fieldSchemas['pessoa.telefone'].safeParse('5511987654321').error?.issues[0];
+    expect(issue && say('en', messageOfZod(issue))).toMatch(/e\.g\. \+55\*{4}4321$/);
+  });
 
   it.each<[FieldPath, unknown]>([
     ['pessoa.endereco.complemento', undefined],

@@ -81,7 +81,7 @@ describe('wizard with the real prompts', () => {
     const text = io.text();
     expect(text).toContain('→ +5511912345678 (+55 added)');
     expect(text).toContain('→ 2015-03-21 (DD/MM/YYYY rewritten as YYYY-MM-DD)');
-    expect(text).toMatch(/Pix key\s+chavePix\s+529\*{6}25/);
+    expect(text).toMatch(/Pix key\s+chavePix\s+\*\*\*\.982\.247-\*\*/);
   });
 
   it('Ctrl-C on a real prompt saves a draft without asking and leaves with 130', async () => {

@@ -260,9 +260,10 @@ describe('runWizard: summary and the final choice', () => {
   it('shows every field with sensitive numbers partly masked', async () => {
     const { text } = await drive({ ...complete(), menu: ['submit'] });
     const summary = text.slice(text.indexOf('Summary of the submission'));
-    expect(summary).toMatch(/Document number\s+numero\s+12\*{5}89/);
-    expect(summary).toMatch(/Phone\s+telefone\s+\+5511\*{5}5678/);
-    expect(summary).toMatch(/Pix key\s+chavePix\s+529\*{6}25/);
+    expect(summary).toMatch(/Document number\s+numero\s+\*{4}6789/);
+    expect(summary).toMatch(/Phone\s+telefone\s+\+55\*{4}5678/);
+    expect(summary).toMatch(/E-mail\s+email\s+m\*{3}@\*{3}\.com/);
+    expect(summary).toMatch(/Pix key\s+chavePix\s+\*{3}\.982\.247-\*{2}/);
     expect(summary).toMatch(/Marital status\s+estadoCivil\s+CASADO \(Married\)/);
     expect(summary).toMatch(/CEP\s+cep\s+01310100/);
     expect(summary).not.toContain('123456789');
@@ -322,7 +323,7 @@ describe('runWizard: summary and the final choice', () => {
 
   it('reveal shows the masked digits in full until the next choice', async () => {
     const { text } = await drive({ ...complete(), menu: ['reveal', 'submit'] });
-    expect(text).toMatch(/Document number\s+numero\s+12\*{5}89/);
+    expect(text).toMatch(/Document number\s+numero\s+\*{4}6789/);
     expect(text).toMatch(/Document number\s+numero\s+123456789/);
   });
 });
@@ -386,14 +387,15 @@ describe('runWizard: leaving', () => {
 
 describe('pieces', () => {
   it.each([
-    ['pessoa.documento.numero', '123456789', '12*****89'],
-    ['pessoa.documento.numero', '00000000119', '00*******19'],
-    ['pessoa.documento.numero', '1234', '***4'],
-    ['pessoa.documento.numero', '12345', '****5'],
-    ['contaBancaria.conta', '1234567-8', '******7-8'],
-    ['pessoa.telefone', '+5511912345678', '+5511*****5678'],
-    ['contaBancaria.chavePix', '52998224725', '529******25'],
-    ['contaBancaria.chavePix', 'maria@example.com', 'maria@example.com'],
+    ['pessoa.documento.numero', '123456789', '****6789'],
+    ['pessoa.documento.numero', '00000000119', '****0119'],
+    ['pessoa.documento.numero', '1234', '****34'],
+    ['pessoa.documento.numero', '12345', '****45'],
+    ['contaBancaria.conta', '1234567-8', '****67-8'],
+    ['pessoa.telefone', '+5511912345678', '+55****5678'],
+    ['pessoa.email', 'maria.silva@example.com', 'm***@***.com'],
+    ['contaBancaria.chavePix', '52998224725', '***.982.247-**'],
+    ['contaBancaria.chavePix', 'maria@example.com', 'm***@***.com'],
     ['pessoa.endereco.cep', '01310100', '01310100'],
   ] as const)('mask %s %s → %s', (path, value, masked) => {
     expect(maskValue(path, value)).toBe(masked);
