@@ -14,6 +14,8 @@ export interface GlobalOptions {
   json: boolean;
   color: boolean;
   verbose: boolean;
+  /** --reveal: a person's data (CPF, account, Pix key...) shown whole in messages and logs. */
+  reveal: boolean;
 }
 
 export interface ValidateInput {

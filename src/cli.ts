@@ -44,6 +44,7 @@ export function buildProgram(
     .option('--no-color', help('help.color'))
     .option('--verbose', help('help.verbose'))
     .addOption(new Option('--lang <locale>', help('help.lang')).argParser(parseLang))
+    .option('--reveal', help('help.reveal'))
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)
     .addHelpText(
@@ -64,6 +65,7 @@ export function buildProgram(
       json: o.json === true,
       color: o.color,
       verbose: o.verbose === true,
+      reveal: o.reveal === true,
     };
   };
 

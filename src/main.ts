@@ -63,7 +63,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   streams.stderr.on('error', onStreamError);
 
   const dispatch: Dispatch = async (name, input, globals) => {
-    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, lang });
+    io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, reveal: globals.reveal, lang });
     untrap ??= trapSignals(abort);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
     const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };

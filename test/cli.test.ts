@@ -115,7 +115,9 @@ describe('argv to typed input', () => {
 
   it('global options reach every command, before or after it', async () => {
     const seen = await parse(['--profile', 'homolog', 'validate', 'a.json', '--json', '--no-color', '--verbose', '--base-url', 'https://h.example']);
-    expect(seen.globals).toEqual({ profile: 'homolog', baseUrl: 'https://h.example', json: true, color: false, verbose: true });
+    expect(seen.globals).toEqual({ profile: 'homolog', baseUrl: 'https://h.example', json: true, color: false, verbose: true, reveal: false });
+    expect((await parse(['watch', '--reveal'])).globals).toMatchObject({ reveal: true });
+    expect((await parse(['--reveal', 'history'])).globals).toMatchObject({ reveal: true });
   });
 });
 

@@ -178,7 +178,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   const interrupted = ctx.signal.aborted;
   if (sheetResults) renderResultsWritten(io, await sheetResults.finish(results));
   renderSubmitResults(io, results, { interrupted });
-  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io.lang });
+  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io });
   // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
   return { code: interrupted ? ExitCode.interrupted : submitExitCode(results), results };
 }

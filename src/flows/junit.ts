@@ -1,5 +1,6 @@
 /** A JUnit XML report of a submit run (`--report`), one test case per file, for CI; people's text in the run's language, as --json's. */
-import { type Lang, msg, say } from '../i18n/index.js';
+import { type Lang, type Voice, msg, say } from '../i18n/index.js';
+import { maskPersonalText } from '../redact.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { writeFileSafely } from '../safe-file.js';
 import { isSuccess } from '../domain/outcome.js';
@@ -25,7 +26,12 @@ function xmlAttribute(text: string): string {
   return xmlText(text).replace(/["'\t\n]/g, (c) => ENTITIES[c] ?? c);
 }
 
-export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang }): string {
+/**
+ * The JUnit report of a batch, for CI. It ends up beside CI logs, so a person's data in it is
+ * masked as in the logs unless `lang` is a Voice that reveals it (--reveal).
+ */
+export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang | Voice }): string {
+  const reveal = typeof options.lang === 'object' && options.lang.reveal;
   // A file not sent (the guard, a copy in the batch, Ctrl-C, a 401 earlier) is a skipped
   // case, not a failure, and carries no contract id: the one named is another file's (issue 14).
   const skipped = results.filter((r) => r.outcome === 'skipped').length;
@@ -42,7 +48,7 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
     if (r.outcome === 'skipped') return `${open}\n      <skipped message="${xmlAttribute(message)}"/>\n${out}\n    </testcase>`;
     const details = [
       ...r.errors.map((e) => `${e.path}: ${say(options.lang, e.message)}`),
-      ...r.erros.map((e) => `${e.codigo}: ${e.msg}`),
+      ...r.erros.map((e) => `${e.codigo}: ${reveal ? e.msg : maskPersonalText(e.msg)}`),
       ...(r.hint ? [`${say(options.lang, 'run.hintLabel')} ${say(options.lang, r.hint)}`] : []),
     ].join('\n');
     return `${open}\n      <failure type="${r.outcome}" message="${xmlAttribute(message)}">${xmlText(details)}</failure>\n${out}\n    </testcase>`;
@@ -62,7 +68,7 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
  * Write the report file (0600: its messages may quote a person's data); a path that cannot be
  * written is a local storage failure (exit 74), a link or a FIFO there a refusal (exit 2).
  */
-export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang }): void {
+export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang | Voice }): void {
   try {
     writeFileSafely(path, junitXml(results, options));
   } catch (error) {

@@ -25,7 +25,7 @@ import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oau
 import type { AnswerRecord, Store, SubmissionRecord } from '../record/record.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import type { ResultWaiter } from './result-waiter.js';
-import { type Message, type Value, msg, say } from '../i18n/index.js';
+import { type Message, type Value, msg, personal, say } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { ApprovalResult, SubmitResult } from '../domain/report.js';
 
@@ -201,11 +201,11 @@ function outcomeOfError(
     }
     if (error instanceof ServerError) return mayExist(partial, msg('run.serverError', { status: error.status }), id);
     if (error instanceof UndocumentedAnswerError) {
-      const undocumented = msg('run.undocumented', { status: error.status, snippet: error.bodySnippet ? `: ${error.bodySnippet}` : '' });
+      const undocumented = msg('run.undocumented', { status: error.status, snippet: reasonOf(error.bodySnippet) });
       const may = error.status >= 500 || (error.status >= 200 && error.status < 300);
       return may ? mayExist(partial, undocumented, id) : withOutcome(partial, 'unavailable', undocumented, msg('run.hintBaseUrl'));
     }
-    return withOutcome(partial, 'rejected', msg('run.rejectedOther', { status: error.status, message: error.message }));
+    return withOutcome(partial, 'rejected', msg('run.rejectedOther', { status: error.status, message: personal('text', error.message) }));
   }
   if (error instanceof AbortedError) {
     partial.attempts = error.attempts;
@@ -251,8 +251,7 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
     // The same body was denied: sent again it would be a second contract, denied the same way.
     partial.httpStatus = earlier.answer.httpStatus;
     partial.result = { outcome: 'denied', status: earlier.result.status, reason: earlier.result.reason, source: 'store' };
-    const reason = earlier.result.reason ? `: ${earlier.result.reason}` : '';
-    return withOutcome(partial, 'denied', msg('run.alreadyDenied', { id: contract ?? '', when, reason }), msg('run.hintDeniedAgain'));
+    return withOutcome(partial, 'denied', msg('run.alreadyDenied', { id: contract ?? '', when, reason: reasonOf(earlier.result.reason) }), msg('run.hintDeniedAgain'));
   }
   if (earlier.bodyHash === hash) {
     partial.httpStatus = earlier.answer.httpStatus;
@@ -358,9 +357,12 @@ async function waitForResult(result: SubmitResult, options: BatchOptions): Promi
   }
   const outcome: Outcome = found.outcome === 'approved' ? 'approved' : 'denied';
   const key = found.outcome === 'approved' ? 'run.resultApproved' : found.outcome === 'denied' ? 'run.resultDenied' : 'run.resultCancelled';
-  const message = msg(key, { id: result.idContrato, reason: found.reason ? `: ${found.reason}` : '' });
+  const message = msg(key, { id: result.idContrato, reason: reasonOf(found.reason) });
   return { ...result, outcome, exitCode: exitCodeFor(outcome), result: approval, message };
 }
+
+/** A result's reason after a colon, as the service wrote it: free text that may quote a person's data. */
+const reasonOf = (reason: string | null): Value => (reason ? { items: [': ', personal('text', reason)], separator: '' } : '');
 
 /** A file, or a sheet's row. */
 const where = (item: { file: string; row?: number }): Value => (item.row === undefined ? item.file : msg('sheet.fileRow', { file: item.file, row: item.row }));

@@ -36,8 +36,13 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
   return join(dirname(sheet.absolute), `${basename(sheet.absolute, ext)}.resultados${ext.toLowerCase()}`);
 }
 
-/** The five result cells of a row, people's text in `lang` (the results sheet is a document for people). */
-function resultCells(result: SubmitResult, lang: Lang): string[] {
+/**
+ * The five result cells of a row, people's text in `lang` (the results sheet is a document
+ * for people). Whole, a person's data included: it is the clerk's own sheet, beside the
+ * columns that hold that data (docs/privacy.md).
+ */
+function resultCells(result: SubmitResult, language: Lang): string[] {
+  const lang = { lang: language, reveal: true };
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
     erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${say(lang, e.message)}`).join('; ');

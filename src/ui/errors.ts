@@ -1,5 +1,6 @@
 import { EconsigError, ExitCode } from '../errors.js';
-import { type Lang, type MessageKey, isMessageKey, say } from '../i18n/index.js';
+import { type Lang, type MessageKey, type Voice, isMessageKey, say } from '../i18n/index.js';
+import { personalText } from './personal.js';
 import type { Io } from './io.js';
 import { writeWrapped } from './wrap.js';
 import { createTheme } from './theme.js';
@@ -18,11 +19,17 @@ function describeCause(cause: unknown, lang: Lang): string | undefined {
   return cause === undefined ? undefined : String(cause);
 }
 
-/** What the boundary says of a failure, in `lang`: message, cause, hint, and the catalogue key as a stable code. */
-function describeFailure(error: unknown, lang: Lang): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
+/**
+ * What the boundary says of a failure, in the voice's language: message, cause, hint, and the
+ * catalogue key as a stable code. Words that are not ours (a system's, a service's) may quote
+ * a person's data: masked as messages are, unless --reveal.
+ */
+function describeFailure(error: unknown, voice: Voice): { message: string; cause: string | undefined; hint: string | undefined; code: string | null; exitCode: number } {
+  const lang = voice;
+  const theirs = (text: string | undefined): string | undefined => (text === undefined ? undefined : personalText(voice, text));
   if (!(error instanceof EconsigError)) {
     return {
-      message: say(lang, 'cli.internalError', { message: error instanceof Error ? error.message : String(error) }),
+      message: say(lang, 'cli.internalError', { message: theirs(error instanceof Error ? error.message : String(error)) ?? '' }),
       cause: undefined,
       hint: say(lang, 'cli.bugHint'),
       code: 'cli.internalError',
@@ -30,9 +37,9 @@ function describeFailure(error: unknown, lang: Lang): { message: string; cause: 
     };
   }
   return {
-    message: error.text ? say(lang, error.text) : error.message,
-    cause: describeCause(error.cause, lang),
-    hint: error.hintText ? say(lang, error.hintText) : error.hint,
+    message: error.text ? say(lang, error.text) : (theirs(error.message) as string),
+    cause: theirs(describeCause(error.cause, voice.lang)),
+    hint: error.hintText ? say(lang, error.hintText) : theirs(error.hint),
     code: error.text?.key ?? null,
     exitCode: error.exitCode,
   };
@@ -46,7 +53,7 @@ function describeFailure(error: unknown, lang: Lang): { message: string; cause: 
 export function renderError(error: unknown, io: Io): number {
   const theme = createTheme(io);
   const lang = io.lang;
-  const { message, cause, hint, code, exitCode } = describeFailure(error, lang);
+  const { message, cause, hint, code, exitCode } = describeFailure(error, io);
 
   // Ctrl-C is what the person asked for: said plainly, not as an error.
   const lines = [exitCode === ExitCode.interrupted ? theme.warning(message) : `${theme.error(say(lang, 'run.errorLabel'))} ${message}`];

@@ -3,10 +3,14 @@ import type { HistoryPage, StoreNotice } from '../record/record.js';
 import { type Lang, isMessageKey, say } from '../i18n/index.js';
 import { outcomeName } from './submit-output.js';
 import type { Io } from './io.js';
+import { personalText } from './personal.js';
 import { printable } from './printable.js';
 import { createTheme } from './theme.js';
 
-/** Newest first; --json as the contract's `{"entries": [...]}`, plus `more` and `unreadable`. */
+/**
+ * Newest first; --json as the contract's `{"entries": [...]}`, plus `more` and `unreadable`.
+ * The service's words (erros, reasons, the recorded message) with a person's data masked unless --reveal.
+ */
 export function renderHistory(io: Io, page: HistoryPage): void {
   const t = createTheme({ color: io.colorStdout });
   const lang: Lang = io.lang;
@@ -21,9 +25,9 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       outcome: r.answer?.outcome ?? 'unknown',
       httpStatus: r.answer?.httpStatus ?? null,
       sentAt: r.sentAt,
-      result: r.result ? { at: r.result.at, outcome: r.result.outcome, status: r.result.status, reason: r.result.reason } : null,
-      erros: r.answer?.erros ?? [],
-      message: r.answer?.message ?? 'sent, no answer recorded',
+      result: r.result ? { at: r.result.at, outcome: r.result.outcome, status: r.result.status, reason: personalText(io, r.result.reason) } : null,
+      erros: (r.answer?.erros ?? []).map((e) => ({ ...e, msg: personalText(io, e.msg) })),
+      message: personalText(io, r.answer?.message ?? 'sent, no answer recorded'),
       profile: r.profile,
       baseUrl: r.baseUrl,
       service: r.service,
@@ -38,13 +42,13 @@ export function renderHistory(io: Io, page: HistoryPage): void {
   }
   const lines = page.entries.map((r) => {
     const outcome = r.answer ? nameOf(lang, r.answer.outcome) : say(lang, 'history.noAnswer');
-    const result = r.result ? ` → ${nameOf(lang, r.result.outcome)}${r.result.reason ? ` (${r.result.reason})` : ''}` : '';
+    const result = r.result ? ` → ${nameOf(lang, r.result.outcome)}${r.result.reason ? ` (${personalText(io, r.result.reason)})` : ''}` : '';
     const contract = r.answer?.idContrato ? `  ${r.answer.idContrato}` : '';
     // The rejected reason: the service's codes, else our message (the store's English
     // record; in Portuguese, what that outcome means).
     const why =
       r.answer && r.answer.outcome !== 'accepted' && r.answer.outcome !== 'approved'
-        ? `  ${r.answer.erros.length > 0 ? r.answer.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ') : whyOf(lang, r.answer.outcome, r.answer.message)}`
+        ? `  ${personalText(io, r.answer.erros.length > 0 ? r.answer.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ') : whyOf(lang, r.answer.outcome, r.answer.message))}`
         : '';
     return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? say(lang, 'run.wizardEntry') : (r.file ?? '')))}${printable(why)}`;
   });

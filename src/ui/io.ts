@@ -30,6 +30,11 @@ export interface Io {
   readonly verbose: boolean;
   /** People's language (i18n/), decided once by main.ts: the global --lang, else the locale. */
   readonly lang: Lang;
+  /**
+   * --reveal: a person's data is said whole; masked otherwise (docs/privacy.md). With `lang`,
+   * the Io is the Voice `say` takes.
+   */
+  readonly reveal: boolean;
 }
 
 export interface IoOptions {
@@ -42,6 +47,7 @@ export interface IoOptions {
   color?: boolean;
   verbose?: boolean;
   lang: Lang;
+  reveal?: boolean;
 }
 
 /** True when the variable is set to something other than empty, "0" or "false". */
@@ -74,5 +80,6 @@ export function createIo(options: IoOptions): Io {
     json,
     verbose: options.verbose === true,
     lang: options.lang,
+    reveal: options.reveal === true,
   };
 }

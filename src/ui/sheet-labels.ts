@@ -3,7 +3,7 @@
  * `CEP (pessoa.endereco.cep)`. Reports of JSON files have no row and show as before.
  */
 import type { Issue } from '../domain/issue.js';
-import { type Lang, say } from '../i18n/index.js';
+import { type Lang, type Voice, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 
 interface RowReportLike {
@@ -12,7 +12,7 @@ interface RowReportLike {
 }
 
 /** `file`, or `file, row N` for a row of a sheet; the wizard's entry in the reader's words. */
-export function entryLabel(report: RowReportLike, lang: Lang): string {
+export function entryLabel(report: RowReportLike, lang: Lang | Voice): string {
   if (report.file === '(wizard)') return say(lang, 'run.wizardEntry');
   if (report.row === undefined) return report.file;
   return say(lang, 'sheet.fileRow', { file: report.file, row: report.row });
@@ -24,7 +24,7 @@ const fold = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u
  * The column as the sheet shows it, then the field's path when it says more. The markers of
  * a whole file or document in the reader's words (--json keeps them as they are).
  */
-export function issueWhere(issue: Issue & { column?: string | null }, lang: Lang): string {
+export function issueWhere(issue: Issue & { column?: string | null }, lang: Lang | Voice): string {
   const column = issue.column;
   if (column === undefined || column === null || column === '') {
     return issue.path === '(file)' ? say(lang, 'validate.pathFile') : issue.path === '(root)' ? say(lang, 'validate.pathRoot') : issue.path;
@@ -34,10 +34,11 @@ export function issueWhere(issue: Issue & { column?: string | null }, lang: Lang
 }
 
 /**
- * An issue as the --json contract has it, its message in `lang`: `{path, message}`, and for
- * a spreadsheet row also `column` (docs/cli-contract.md, "Spreadsheets"); nothing else it may carry.
+ * An issue as the --json contract has it, its message in the voice's language (a person's
+ * data masked unless it reveals): `{path, message}`, and for a spreadsheet row also `column`
+ * (docs/cli-contract.md, "Spreadsheets"); nothing else it may carry.
  */
-export function issueJson(issue: Issue & { column?: string | null }, lang: Lang, inSheet: boolean): { path: string; column?: string | null; message: string } {
+export function issueJson(issue: Issue & { column?: string | null }, lang: Voice, inSheet: boolean): { path: string; column?: string | null; message: string } {
   const message = say(lang, issue.message);
   return inSheet ? { path: issue.path, column: issue.column ?? null, message } : { path: issue.path, message };
 }

@@ -1,9 +1,10 @@
 import type { RequestDescription, RetryInfo } from '../service/client.js';
 import type { AnswersAside, BatchProgress } from '../flows/submit-batch.js';
 import { isSuccess, type Outcome } from '../domain/outcome.js';
-import { type Lang, type Message, type MessageKey, msg, say } from '../i18n/index.js';
+import { type Lang, type Message, type MessageKey, type Voice, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { watchInterruptKey } from './interrupt-key.js';
+import { personalText } from './personal.js';
 import { printable } from './printable.js';
 import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
@@ -26,22 +27,25 @@ function write(io: Pick<Io, 'stderr'>, text: string): void {
 const SHOWN_ERROS = 10;
 
 /** "submission" or "submissions" in `lang`, for `n`. */
-const submissions = (lang: Lang, n: number): string => say(lang, n === 1 ? 'run.submissionOne' : 'run.submissionMany');
+const submissions = (lang: Lang | Voice, n: number): string => say(lang, n === 1 ? 'run.submissionOne' : 'run.submissionMany');
 
 /** An outcome of the --json contract as people read it (for `n` of them): in English, the code itself. */
-export function outcomeName(lang: Lang, outcome: string, n = 1): string {
+export function outcomeName(lang: Lang | Voice, outcome: string, n = 1): string {
   return say(lang, `run.${n === 1 ? 'outcome' : 'outcomes'}_${outcome}` as MessageKey);
 }
 
-/** One result for people. */
-function resultLines(t: Theme, result: SubmitResult, lang: Lang, hintsShown?: Set<string>): string[] {
+/** One result for people; `lang` also says whether a person's data is shown whole (--reveal). */
+function resultLines(t: Theme, result: SubmitResult, lang: Voice, hintsShown?: Set<string>): string[] {
   const message = say(lang, result.message);
   const hint = result.hint && say(lang, result.hint);
   const label = entryLabel(result, lang);
   const lines = [`${icon(t, result)} ${t.strong(printable(label))}  ${t.info(outcomeName(lang, result.outcome))}  ${printable(message)}`];
   for (const e of result.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
-  // erros come from the service: escaped before they reach the terminal.
-  for (const e of result.erros.slice(0, SHOWN_ERROS)) lines.push(`    ${t.code(printable(e.codigo))} ${printable(e.msg.length > 300 ? `${e.msg.slice(0, 300)}…` : e.msg)}`);
+  // erros come from the service: a person's data in them masked, escaped before they reach the terminal.
+  for (const e of result.erros.slice(0, SHOWN_ERROS)) {
+    const text = personalText(lang, e.msg);
+    lines.push(`    ${t.code(printable(e.codigo))} ${printable(text.length > 300 ? `${text.slice(0, 300)}…` : text)}`);
+  }
   if (result.erros.length > SHOWN_ERROS) lines.push(`    ${t.muted(say(lang, 'run.moreErros', { n: result.erros.length - SHOWN_ERROS }))}`);
   // A hint is said once in a run: 192 files not sent after a Ctrl-C share one (issue 14's trial).
   if (hint && !hintsShown?.has(hint)) lines.push(`    ${t.info(say(lang, 'run.hintLabel'))} ${hint}`);
@@ -92,7 +96,7 @@ export function renderNotice(io: Io, notice: Message): void {
 export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
   if (io.json) return;
   const t = createTheme(io);
-  const lang = io.lang;
+  const lang: Voice = io;
   const lines: string[] = [];
   for (const report of reports) {
     if (report.ok && report.warnings.length === 0 && !report.notes?.length) continue;
@@ -113,7 +117,7 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
  */
 export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
-  const lang = io.lang;
+  const lang: Voice = io;
   let answered = 0;
   let waiting = 0;
   const hintsShown = new Set<string>();
@@ -185,7 +189,7 @@ export function renderSubmitResults(
   results: readonly SubmitResult[],
   extra: { interrupted: boolean; notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside } },
 ): void {
-  const lang = io.lang;
+  const lang: Voice = io;
   // The store's failure (StoreIncompleteError), in the run's language.
   const notStored = extra.notStored && {
     message: extra.notStored.text ? say(lang, extra.notStored.text) : extra.notStored.message,
@@ -209,8 +213,8 @@ export function renderSubmitResults(
         outcome: r.outcome,
         httpStatus: r.httpStatus,
         idContrato: r.idContrato,
-        erros: r.erros,
-        result: r.result,
+        erros: r.erros.map((e) => ({ ...e, msg: personalText(io, e.msg) })),
+        result: r.result && { ...r.result, reason: personalText(io, r.result.reason) },
         idProposta: r.idProposta,
         message: messageOf(r),
         ...(hintOf(r) ? { hint: hintOf(r) } : {}),
@@ -244,7 +248,7 @@ function asideJson(aside: AnswersAside | undefined): Record<string, unknown> {
 }
 
 /** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */
-function summaryLine(results: readonly SubmitResult[], lang: Lang, interrupted: boolean): string {
+function summaryLine(results: readonly SubmitResult[], lang: Voice, interrupted: boolean): string {
   const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => `${n} ${outcomeName(lang, outcome, n)}`);
@@ -259,7 +263,7 @@ export function renderDryRun(io: Io, requests: ReadonlyArray<{ file: string; row
         ok: reports.every((r) => r.ok),
         dryRun: true,
         requests: requests.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ...r.request })),
-        files: reports.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ok: r.ok, errors: r.errors.map((e) => issueJson(e, io.lang, r.row !== undefined)), warnings: r.warnings.map((w) => issueJson(w, io.lang, r.row !== undefined)) })),
+        files: reports.map((r) => ({ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), ok: r.ok, errors: r.errors.map((e) => issueJson(e, io, r.row !== undefined)), warnings: r.warnings.map((w) => issueJson(w, io, r.row !== undefined)) })),
       })}\n`,
     );
     return;

@@ -1,5 +1,5 @@
 import { widthOf, wrapText } from './wrap.js';
-import { type Lang, say } from '../i18n/index.js';
+import { type Voice, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme } from './theme.js';
@@ -35,7 +35,7 @@ function jsonOutput(io: Io): ValidationOutput {
     add(r) {
       ok &&= r.ok;
       if (isQuietHeader(r)) return;
-      files.push(r.row === undefined ? reportJson(r, io.lang) : rowReportJson(r, io.lang));
+      files.push(r.row === undefined ? reportJson(r, io) : rowReportJson(r, io));
     },
     finish() {
       // Three writes rather than one string: no second copy of a document that can be megabytes.
@@ -46,12 +46,12 @@ function jsonOutput(io: Io): ValidationOutput {
   };
 }
 
-function reportJson(r: FileReport, lang: Lang): string {
+function reportJson(r: FileReport, lang: Voice): string {
   return JSON.stringify({ file: r.file, ok: r.ok, errors: r.errors.map((e) => issueJson(e, lang, false)), warnings: r.warnings.map((w) => issueJson(w, lang, false)) });
 }
 
 /** A spreadsheet row: `row`, and `column` in each issue (docs/cli-contract.md, "Spreadsheets"). */
-function rowReportJson(r: FileReport, lang: Lang): string {
+function rowReportJson(r: FileReport, lang: Voice): string {
   return JSON.stringify({
     file: r.file,
     row: r.row,
@@ -70,7 +70,8 @@ function isQuietHeader(r: FileReport): boolean {
 
 function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: boolean }): ValidationOutput {
   const t = createTheme(io);
-  const lang: Lang = io.lang;
+  // The run's language, and whether a person's data is shown whole (--reveal).
+  const lang: Voice = io;
   // --quiet: only the files with something to say, and the summary (issue 14).
   const listClean = options.quiet !== true && options.total <= LIST_CLEAN_FILES_UP_TO;
   let pending = '';

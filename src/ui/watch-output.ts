@@ -4,12 +4,14 @@
  * Without it, each delivery is one greppable line on stdout (the command's data), and
  * everything else (ready line, warnings, rejections, forwards, summary) goes to stderr.
  * With --json, stderr is structured too: one JSON object per line (`time`, `level`, `msg`
- * and the event's fields), for a receiver whose logs a collector reads.
+ * and the event's fields), for a receiver whose logs a collector reads. A person's data in a
+ * delivery (its payload, its reason) is masked in every one of them unless --reveal.
  */
 import type { ContractResult } from '../flows/result-waiter.js';
 import type { ListenerEvent, ListenerStats } from '../webhook/server.js';
 import { type Lang, type MessageKey, isMessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
+import { personalJson, personalText } from './personal.js';
 import { printable } from './printable.js';
 import { createTheme, type Theme } from './theme.js';
 
@@ -36,7 +38,7 @@ const time = (iso: string): string => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8);
 };
-export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose' | 'lang'>): WatchOutput {
+export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'color' | 'colorStdout' | 'verbose' | 'lang' | 'reveal'>): WatchOutput {
   const lang: Lang = io.lang;
   const plural = (n: number, one: MessageKey, many: MessageKey): string => say(lang, n === 1 ? one : many, { n });
   // Log lines under --json are plain text in a JSON field: no colour codes in them.
@@ -91,13 +93,13 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
               JSON.stringify({
                 event: 'result',
                 idContrato: e.idContrato,
-                status: e.status,
+                status: personalText(io, e.status),
                 outcome: e.outcome,
                 verified: e.verified,
                 receivedAt: e.receivedAt,
-                payload: e.payload,
+                payload: personalJson(io, e.payload),
                 idProposta: e.idProposta,
-                reason: e.reason,
+                reason: personalText(io, e.reason),
                 webhookId: e.webhookId,
               }),
             );
@@ -108,9 +110,9 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
             dataTheme.muted(time(e.receivedAt)),
             e.idContrato === null ? dataTheme.muted(say(lang, 'watch.noContractId')) : printable(e.idContrato),
             e.idProposta === null ? dataTheme.muted('-') : printable(e.idProposta),
-            color(outcomeText(lang, e.outcome, printable(e.status ?? say(lang, 'watch.noStatus')))),
+            color(outcomeText(lang, e.outcome, printable(personalText(io, e.status) ?? say(lang, 'watch.noStatus')))),
           ];
-          if (e.reason) parts.push(printable(JSON.stringify(e.reason)));
+          if (e.reason) parts.push(printable(JSON.stringify(personalText(io, e.reason))));
           parts.push(e.verified === true ? dataTheme.success(say(lang, 'watch.verified')) : dataTheme.muted(say(lang, 'watch.unverified')));
           out(parts.join('  '));
           return;
@@ -154,10 +156,10 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
       // result that was not shown as a delivery here is printed, and called "already in the store".
       const earlier = r.source === 'store' && !shown.has(r.idContrato);
       if (io.json && earlier) {
-        out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: r.status, outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: r.reason, source: 'store' }));
+        out(JSON.stringify({ event: 'result', idContrato: r.idContrato, status: personalText(io, r.status), outcome: r.outcome, verified: null, receivedAt: null, payload: null, reason: personalText(io, r.reason), source: 'store' }));
       }
       const from = earlier ? say(lang, 'watch.alreadyInStore') : '';
-      const reason = printable(r.reason ? `: ${r.reason}` : '');
+      const reason = printable(r.reason ? `: ${personalText(io, r.reason)}` : '');
       const id = printable(r.idContrato);
       if (r.outcome === 'approved') err(`${theme.success('✓')} ${say(lang, 'watch.approved', { id, from })}`);
       else if (r.outcome === 'denied') err(`${theme.error('✗')} ${say(lang, 'watch.denied', { id, reason, from })}`);

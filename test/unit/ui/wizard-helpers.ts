@@ -91,6 +91,7 @@ export function fakeIo(canPrompt = true, lang: Lang = 'en'): Io & { text(): stri
     colorStdout: false,
     json: false,
     verbose: false,
+    reveal: false,
     lang,
     text: () => text,
   };
