@@ -26,7 +26,24 @@ import { redactConnectionString, redactConnectionStringIn } from '../redact.js';
 import { StorageError } from '../settings/home.js';
 import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
 import { CHANNEL, followResults } from './postgres-follow.js';
-import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, SettleRequest, Store, StoreNotice, SubmissionRecord } from './record.js';
+import { forgetSteps, identifierHash, newSalt, runStepsAsync } from './forget.js';
+import type {
+  AnswerRecord,
+  ClaimRequest,
+  ClaimResult,
+  FollowOptions,
+  ForgetReport,
+  ForgetRequest,
+  HistoryPage,
+  HistoryQuery,
+  LegacyEntry,
+  PruneReport,
+  ResultRecord,
+  SettleRequest,
+  Store,
+  StoreNotice,
+  SubmissionRecord,
+} from './record.js';
 import { closedError, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
@@ -116,6 +133,24 @@ export const MIGRATIONS: readonly string[] = [
    DROP INDEX econsig_submissions_guard;
    CREATE INDEX econsig_submissions_guard ON econsig_submissions (id_proposta, service, id);
    ALTER TABLE econsig_proposals RENAME COLUMN base_url TO service;`,
+  // A delivery's body is kept for a retention period, then dropped (payload NULL, and when).
+  // econsig_deletions proves what `store forget` removed; econsig_meta holds the salt of its hashes.
+  `ALTER TABLE econsig_deliveries ALTER COLUMN payload DROP NOT NULL;
+   ALTER TABLE econsig_deliveries ADD COLUMN payload_dropped_at TIMESTAMPTZ;
+   CREATE INDEX econsig_deliveries_kept_bodies ON econsig_deliveries (received_at) WHERE payload IS NOT NULL;
+   CREATE TABLE econsig_deletions (
+     id BIGSERIAL PRIMARY KEY,
+     at TIMESTAMPTZ NOT NULL,
+     kind TEXT NOT NULL,
+     identifier_hash TEXT NOT NULL,
+     row_count INTEGER NOT NULL,
+     done_by TEXT
+   );
+   CREATE INDEX econsig_deletions_identifier ON econsig_deletions (identifier_hash);
+   CREATE TABLE econsig_meta (
+     name TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -192,6 +227,7 @@ export class PostgresStore implements Store {
     param: (n) => `$${n}`,
     now: 'clock_timestamp()',
     each: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)`,
+    text: (column) => `${column}::text`,
   });
 
   private constructor(
@@ -520,6 +556,34 @@ export class PostgresStore implements Store {
       client: () => new this.pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'econsig-follow' }),
     };
     return followResults(source, onResult, { ...options, signal: AbortSignal.any([options.signal, this.closing.signal]) });
+  }
+
+  dropBodies(before: string, at: string): Promise<number> {
+    return this.use(msg('store.teamCannotWrite'), async () => {
+      if ((await this.query(this.sql.keptBodyBefore(before))).length === 0) return 0;
+      const { sql, params } = this.sql.dropBodies(before, at);
+      return (await this.pool.query(sql, params)).rowCount ?? 0;
+    });
+  }
+
+  prune(before: string): Promise<PruneReport> {
+    return this.use(msg('store.teamCannotWrite'), () =>
+      this.transaction(async (client) => {
+        const counts: Record<string, number> = {};
+        for (const [name, { sql, params }] of this.sql.prune(before)) counts[name] = (await client.query(sql, params)).rowCount ?? 0;
+        return { before, deliveries: counts.deliveries ?? 0, submissions: counts.submissions ?? 0, results: counts.results ?? 0 };
+      }),
+    );
+  }
+
+  forget(request: ForgetRequest): Promise<ForgetReport> {
+    return this.use(msg(request.dryRun ? 'store.teamCannotRead' : 'store.teamCannotWrite'), async () => {
+      // The salt is made by the first forget that writes, from any desk; a dry run only reads it.
+      if (!request.dryRun) await this.query(this.sql.insertSalt(newSalt()));
+      const salt = (await this.query(this.sql.salt()))[0]?.value;
+      const hash = typeof salt === 'string' ? await identifierHash(salt, request.target) : null;
+      return this.transaction((client) => runStepsAsync(forgetSteps(this.sql, request, hash), (statement) => this.query(statement, client)));
+    });
   }
 
   /** In one transaction. An import's results are not announced: they are old, and resultOf finds them. */

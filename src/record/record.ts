@@ -155,6 +155,53 @@ export type LegacyEntry =
   | { kind: 'result'; result: ResultRecord }
   | { kind: 'delivery'; delivery: DeliveryRecord };
 
+/** `store prune --before`: what went, by table (docs/privacy.md). */
+export interface PruneReport {
+  before: string;
+  /** Deliveries received before it, body and all. */
+  deliveries: number;
+  /** Submissions sent before it that hold no proposal any more (rejected, not found...), with their answers. */
+  submissions: number;
+  /** Results before it that no kept submission names. */
+  results: number;
+}
+
+/** Whose data `store forget` removes: a CPF (11 digits) or a proposal id. */
+export type ForgetTarget = { kind: 'cpf'; cpf: string } | { kind: 'proposal'; idProposta: string };
+
+export interface ForgetRequest {
+  target: ForgetTarget;
+  /** List what would go; change nothing, record nothing. */
+  dryRun: boolean;
+  at: string;
+  /** Who asked (the system user), for the deletion record. */
+  by: string | null;
+}
+
+/** A deletion record (table `deletions`): proof of a forget without the data it removed. */
+export interface DeletionRecord {
+  at: string;
+  kind: ForgetTarget['kind'];
+  /** scrypt of the identifier with the store's salt (record/forget.ts). */
+  identifierHash: string;
+  rows: number;
+  by: string | null;
+}
+
+export interface ForgetReport {
+  target: ForgetTarget;
+  dryRun: boolean;
+  /** The proposals and contracts found to be the person's; their ids stay (the guard needs them). */
+  proposals: string[];
+  contracts: string[];
+  /** Rows that had a personal field cleared (or would have, with dryRun), by table. */
+  rows: { submissions: number; answers: number; results: number; deliveries: number };
+  /** The record written (none with dryRun). */
+  deletion: DeletionRecord | null;
+  /** Earlier deletions of the same identifier, found by its hash. */
+  earlier: DeletionRecord[];
+}
+
 export interface FollowOptions {
   signal: AbortSignal;
   intervalMs?: number;
@@ -195,6 +242,23 @@ export interface Store extends DeliverySink {
    * the signal aborts. Pair with `resultOf` for results that came before.
    */
   followResults(onResult: (result: ResultRecord) => void, options: FollowOptions): Promise<void>;
+  /**
+   * Drops the bodies of deliveries received before `before` (store.payload-retention): the
+   * payload becomes null, `at` says when; ids, status, reason, verification and hashes
+   * stay. Returns how many; costs one indexed read when there are none.
+   */
+  dropBodies(before: string, at: string): Promise<number>;
+  /**
+   * `store prune`: deletes what is older than `before` and no longer needed. Every
+   * submission that holds a proposal (holdsProposal) stays, and so does its contract's result.
+   */
+  prune(before: string): Promise<PruneReport>;
+  /**
+   * `store forget`: clears every personal field of a person (delivery bodies and reasons,
+   * file names, recorded messages and erros, results' reasons) in one transaction, and
+   * writes a deletion record. Ids, outcomes and body hashes stay: the guard still holds.
+   */
+  forget(request: ForgetRequest): Promise<ForgetReport>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */
   importLegacy(entries: readonly LegacyEntry[]): Promise<void>;
   /** Waits for pending writes, then closes. */

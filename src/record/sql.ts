@@ -9,7 +9,20 @@
 import { msg } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
-import { type AnswerRecord, type ClaimRequest, type HistoryPage, type HistoryQuery, type LegacyEntry, MORE_CAP, recordedService, type ResultRecord, type StoreNotice, type SubmissionRecord } from './record.js';
+import {
+  type AnswerRecord,
+  type ClaimRequest,
+  type DeletionRecord,
+  type ForgetTarget,
+  type HistoryPage,
+  type HistoryQuery,
+  type LegacyEntry,
+  MORE_CAP,
+  recordedService,
+  type ResultRecord,
+  type StoreNotice,
+  type SubmissionRecord,
+} from './record.js';
 
 export type Row = Record<string, unknown>;
 
@@ -28,7 +41,23 @@ export interface Dialect {
   now: string;
   /** A subquery of the texts in the JSON array of the nth parameter. */
   each(n: number): string;
+  /** A JSON column as text, for LIKE (PostgreSQL's JSONB needs a cast). */
+  text(column: string): string;
 }
+
+/** The proposals, contracts and deliveries found to hold a person's data (`store forget`). */
+export interface ForgetTargets {
+  proposals: readonly string[];
+  contracts: readonly string[];
+  /** Deliveries that quote the person without naming a proposal or contract. */
+  deliveries: readonly unknown[];
+}
+
+/** The tables `store forget` clears fields of, in the order it clears them. */
+export const FORGET_TABLES = ['submissions', 'answers', 'results', 'deliveries'] as const;
+
+const DELETION_COLUMNS = 'at, kind, identifier_hash, row_count, done_by';
+const DELETION_SALT = 'deletion-salt';
 
 export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
@@ -46,10 +75,38 @@ const holds = (bodyHash: string): string => `(a.submission_id IS NULL OR a.outco
 /** The statements of the record in one dialect. */
 export type RecordSql = ReturnType<typeof recordSql>;
 
-export function recordSql({ prefix: t, param: p, now, each }: Dialect) {
+export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
   const from = `${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const values = (count: number): string => Array.from({ length: count }, (_, i) => p(i + 1)).join(', ');
   const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
+  /** `(p1, p2, ...)` for `IN`, its values pushed onto `params`; `(NULL)`, which matches nothing, for none. */
+  const inList = (params: unknown[], values: readonly unknown[]): string =>
+    values.length === 0 ? '(NULL)' : `(${values.map((value) => p(params.push(value))).join(', ')})`;
+  /**
+   * A table's rows holding the targets' personal fields, and what clearing them sets: file
+   * names, recorded messages and erros, results' reasons, delivery bodies and reasons. Ids,
+   * outcomes, statuses and hashes stay: the guard and history still hold.
+   */
+  const forgetClause = (table: (typeof FORGET_TABLES)[number], targets: ForgetTargets, at: string): { params: unknown[]; where: string; set: () => string } => {
+    const params: unknown[] = [];
+    const list = (values: readonly unknown[]): string => inList(params, values);
+    switch (table) {
+      case 'submissions':
+        return { params, where: `id_proposta IN ${list(targets.proposals)} AND file IS NOT NULL`, set: () => 'file = NULL' };
+      case 'answers': {
+        const none = p(params.push('[]'));
+        const where = `submission_id IN (SELECT id FROM ${t}submissions WHERE id_proposta IN ${list(targets.proposals)}) AND (message IS NOT NULL OR erros <> ${none})`;
+        return { params, where, set: () => `message = NULL, erros = ${none}` };
+      }
+      case 'results':
+        return { params, where: `id_contrato IN ${list(targets.contracts)} AND reason IS NOT NULL`, set: () => 'reason = NULL' };
+      case 'deliveries': {
+        const where = `(id IN ${list(targets.deliveries)} OR id_proposta IN ${list(targets.proposals)} OR id_contrato IN ${list(targets.contracts)}) AND (payload IS NOT NULL OR reason IS NOT NULL)`;
+        // Called only when the statement clears (a count binds no `at`).
+        return { params, where, set: () => `payload = NULL, reason = NULL, payload_dropped_at = coalesce(payload_dropped_at, ${p(params.push(at))})` };
+      }
+    }
+  };
   const sql = {
     /** The newest submission that holds the request's proposal at its service, if any. */
     guard: (request: ClaimRequest) =>
@@ -107,6 +164,73 @@ export function recordSql({ prefix: t, param: p, now, each }: Dialect) {
     /** Results past `seq`, oldest first, for followers. */
     resultsAfter: (seq: number) => statement(`SELECT seq, ${RESULT_COLUMNS} FROM ${t}results WHERE seq > ${p(1)} ORDER BY seq LIMIT 1000`, [seq]),
     lastSeq: () => statement(`SELECT coalesce(max(seq), 0) AS seq FROM ${t}results`),
+    /** Whether a delivery received before `before` still has its body: one row of the partial index, or none. */
+    keptBodyBefore: (before: string) => statement(`SELECT 1 AS found FROM ${t}deliveries WHERE payload IS NOT NULL AND received_at < ${p(1)} LIMIT 1`, [before]),
+    /** The retention: bodies of deliveries received before `before` dropped, `at` recorded. */
+    dropBodies: (before: string, at: string) =>
+      statement(`UPDATE ${t}deliveries SET payload = NULL, payload_dropped_at = ${p(2)} WHERE payload IS NOT NULL AND received_at < ${p(1)}`, [before, at]),
+    /**
+     * `store prune`, in this order: deliveries before `before`; submissions before it whose
+     * answer frees the proposal (holdsProposal: not accepted, not unknown, answered), then
+     * their answers; results before it that no remaining answer names. Each counts its rows.
+     */
+    prune: (before: string): Array<[name: 'deliveries' | 'submissions' | 'answers' | 'results', Statement]> => [
+      ['deliveries', statement(`DELETE FROM ${t}deliveries WHERE received_at < ${p(1)}`, [before])],
+      ['submissions', statement(`DELETE FROM ${t}submissions WHERE sent_at < ${p(1)} AND id IN (SELECT submission_id FROM ${t}answers WHERE outcome NOT IN ('accepted', 'unknown'))`, [before])],
+      // PostgreSQL's answers went with their submissions (ON DELETE CASCADE); SQLite's are deleted here.
+      ['answers', statement(`DELETE FROM ${t}answers WHERE submission_id NOT IN (SELECT id FROM ${t}submissions)`)],
+      ['results', statement(`DELETE FROM ${t}results WHERE at < ${p(1)} AND id_contrato NOT IN (SELECT id_contrato FROM ${t}answers WHERE id_contrato IS NOT NULL)`, [before])],
+    ],
+    /**
+     * Rows that quote the target (`source`, its row id, its proposal and contract): for a CPF,
+     * delivery bodies and reasons, file names, recorded messages and erros, results' reasons,
+     * in either of its forms (digits, punctuated); for a proposal, its submissions and deliveries.
+     */
+    forgetFind: (target: ForgetTarget): Statement => {
+      if (target.kind === 'proposal') {
+        return statement(
+          `SELECT 'submission' AS source, s.id, s.id_proposta, a.id_contrato FROM ${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id WHERE s.id_proposta = ${p(1)}
+           UNION ALL SELECT 'delivery', id, id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta = ${p(1)}`,
+          [target.idProposta],
+        );
+      }
+      const d = target.cpf;
+      const forms = [`%${d}%`, `%${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}%`];
+      const quotes = (column: string): string => `(${column} LIKE ${p(1)} OR ${column} LIKE ${p(2)})`;
+      return statement(
+        `SELECT 'delivery' AS source, id, id_proposta, id_contrato FROM ${t}deliveries WHERE ${quotes('payload')} OR ${quotes('reason')}
+         UNION ALL SELECT 'submission', id, id_proposta, NULL FROM ${t}submissions WHERE ${quotes('file')}
+         UNION ALL SELECT 'answer', s.id, s.id_proposta, a.id_contrato FROM ${t}answers a JOIN ${t}submissions s ON s.id = a.submission_id WHERE ${quotes('a.message')} OR ${quotes(text('a.erros'))}
+         UNION ALL SELECT 'result', NULL, NULL, id_contrato FROM ${t}results WHERE ${quotes('reason')}`,
+        forms,
+      );
+    },
+    /** The proposals and contracts that go with the found ones (a proposal's contracts, a contract's proposal). */
+    forgetRelated: (targets: ForgetTargets): Statement => {
+      const params: unknown[] = [];
+      const [p1, c1, p2, c2] = [inList(params, targets.proposals), inList(params, targets.contracts), inList(params, targets.proposals), inList(params, targets.contracts)];
+      return statement(
+        `SELECT s.id_proposta, a.id_contrato FROM ${t}submissions s JOIN ${t}answers a ON a.submission_id = s.id WHERE s.id_proposta IN ${p1} OR a.id_contrato IN ${c1}
+         UNION SELECT id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta IN ${p2} OR id_contrato IN ${c2}`,
+        params,
+      );
+    },
+    /** The rows of `table` that would be cleared (--dry-run). */
+    forgetCount: (table: (typeof FORGET_TABLES)[number], targets: ForgetTargets): Statement => {
+      const { where, params } = forgetClause(table, targets, '');
+      return statement(`SELECT 1 AS cleared FROM ${t}${table} WHERE ${where}`, params);
+    },
+    /** Clears the personal fields of `table`'s rows, a row returned for each. */
+    forgetClear: (table: (typeof FORGET_TABLES)[number], targets: ForgetTargets, at: string): Statement => {
+      const { where, set, params } = forgetClause(table, targets, at);
+      return statement(`UPDATE ${t}${table} SET ${set()} WHERE ${where} RETURNING 1 AS cleared`, params);
+    },
+    insertDeletion: (d: DeletionRecord) =>
+      statement(`INSERT INTO ${t}deletions (${DELETION_COLUMNS}) VALUES (${values(5)})`, [d.at, d.kind, d.identifierHash, d.rows, d.by]),
+    deletionsOf: (identifierHash: string) => statement(`SELECT ${DELETION_COLUMNS} FROM ${t}deletions WHERE identifier_hash = ${p(1)} ORDER BY id`, [identifierHash]),
+    /** The store's salt for deletion records, made once by whichever process needs it first. */
+    insertSalt: (salt: string) => statement(`INSERT INTO ${t}meta (name, value) VALUES (${p(1)}, ${p(2)}) ON CONFLICT (name) DO NOTHING`, [DELETION_SALT, salt]),
+    salt: () => statement(`SELECT value FROM ${t}meta WHERE name = ${p(1)}`, [DELETION_SALT]),
     /**
      * The page (newest first) and how many more match, counted up to MORE_CAP so the count
      * costs the same with a million rows as with none; the joins only when a filter needs them.
@@ -230,4 +354,8 @@ export function toRecord(row: Row): SubmissionRecord {
 /** What a write or read on a closed store gets: a caller used it after close(), a bug. */
 export function closedError(location: string): StorageError {
   return new StorageError(location, msg('store.closed'), undefined, msg('store.closedHint'));
+}
+
+export function toDeletion(row: Row): DeletionRecord {
+  return { at: str(row.at), kind: str(row.kind) as DeletionRecord['kind'], identifierHash: str(row.identifier_hash), rows: Number(row.row_count), by: strOrNull(row.done_by) };
 }

@@ -15,7 +15,24 @@ import { dirname, join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ensureHome, FILE_MODE, StorageError, storageHint } from '../settings/home.js';
 import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
-import type { AnswerRecord, ClaimRequest, ClaimResult, FollowOptions, HistoryPage, HistoryQuery, LegacyEntry, ResultRecord, SettleRequest, Store, StoreNotice, SubmissionRecord } from './record.js';
+import { forgetSteps, identifierHash, newSalt, runSteps } from './forget.js';
+import type {
+  AnswerRecord,
+  ClaimRequest,
+  ClaimResult,
+  FollowOptions,
+  ForgetReport,
+  ForgetRequest,
+  HistoryPage,
+  HistoryQuery,
+  LegacyEntry,
+  PruneReport,
+  ResultRecord,
+  SettleRequest,
+  Store,
+  StoreNotice,
+  SubmissionRecord,
+} from './record.js';
 import { closedError, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
@@ -81,6 +98,46 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX submissions_guard ON submissions (id_proposta, service, id);
    CREATE TRIGGER submissions_service_required BEFORE INSERT ON submissions WHEN NEW.service IS NULL
    BEGIN SELECT RAISE(ABORT, 'a submission without its service: an older econsig is writing to this store'); END;`,
+  // A delivery's body is kept for a retention period, then dropped (payload NULL, and when):
+  // SQLite cannot drop a NOT NULL in place, so the table is made again
+  // (sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema Changes").
+  // `deletions` proves what `store forget` removed; `meta` holds the salt of its hashes.
+  `ALTER TABLE deliveries RENAME TO deliveries_v1;
+   CREATE TABLE deliveries (
+     id INTEGER PRIMARY KEY,
+     received_at TEXT NOT NULL,
+     webhook_id TEXT UNIQUE,
+     body_hash TEXT NOT NULL UNIQUE,
+     id_contrato TEXT,
+     id_proposta TEXT,
+     status TEXT,
+     outcome TEXT NOT NULL,
+     reason TEXT,
+     verified INTEGER,
+     payload TEXT,
+     unshown_since TEXT,
+     payload_dropped_at TEXT
+   );
+   INSERT INTO deliveries (id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, unshown_since)
+     SELECT id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, unshown_since FROM deliveries_v1;
+   DROP TABLE deliveries_v1;
+   CREATE INDEX deliveries_contract ON deliveries (id_contrato);
+   CREATE INDEX deliveries_received_at ON deliveries (received_at);
+   CREATE INDEX deliveries_kept_bodies ON deliveries (received_at) WHERE payload IS NOT NULL;
+   CREATE INDEX submissions_sent_at ON submissions (sent_at);
+   CREATE TABLE deletions (
+     id INTEGER PRIMARY KEY,
+     at TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     identifier_hash TEXT NOT NULL,
+     row_count INTEGER NOT NULL,
+     done_by TEXT
+   );
+   CREATE INDEX deletions_identifier ON deletions (identifier_hash);
+   CREATE TABLE meta (
+     name TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -177,6 +234,7 @@ const SQL = recordSql({
   param: (n) => `?${n}`,
   now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
   each: (n) => `SELECT value FROM json_each(?${n})`,
+  text: (column) => column,
 });
 
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
@@ -247,12 +305,24 @@ export class SqliteStore implements Store {
     return new SqliteStore(db, path);
   }
 
-  /** Runs a statement (prepared once) and returns its rows. */
-  private all({ sql, params }: Statement): Row[] {
+  /** A statement prepared once, and its parameters as node:sqlite binds them. */
+  private prepared({ sql, params }: Statement): [StatementSync, SQLInputValue[]] {
     let prepared = this.statements.get(sql);
     if (!prepared) this.statements.set(sql, (prepared = this.db.prepare(sql)));
     // node:sqlite binds no booleans (a delivery's `verified`): 1 and 0, as the column holds them.
-    return prepared.all(...params.map((v) => (typeof v === 'boolean' ? Number(v) : v) as SQLInputValue)) as Row[];
+    return [prepared, params.map((v) => (typeof v === 'boolean' ? Number(v) : v) as SQLInputValue)];
+  }
+
+  /** Runs a statement and returns its rows. */
+  private all(statement: Statement): Row[] {
+    const [prepared, params] = this.prepared(statement);
+    return prepared.all(...params) as Row[];
+  }
+
+  /** Runs a write that returns no rows (a DELETE of any size); how many rows it changed. */
+  private changes(statement: Statement): number {
+    const [prepared, params] = this.prepared(statement);
+    return Number(prepared.run(...params).changes);
   }
 
   /** Queue a write for this turn's transaction; resolves once it is committed (and synced). */
@@ -440,6 +510,34 @@ export class SqliteStore implements Store {
     };
     options.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     timer = setTimeout(tick, interval);
+  }
+
+  async dropBodies(before: string, at: string): Promise<number> {
+    if ((await this.read(() => this.all(this.sql.keptBodyBefore(before)))).length === 0) return 0;
+    return this.write(() => this.changes(this.sql.dropBodies(before, at)));
+  }
+
+  prune(before: string): Promise<PruneReport> {
+    return this.write(() => {
+      // A submission goes before its answers (sql.ts prune), as PostgreSQL's ON DELETE CASCADE
+      // has it: the foreign key is checked at the commit, when both are gone.
+      this.db.exec('PRAGMA defer_foreign_keys = ON');
+      const counts = Object.fromEntries(this.sql.prune(before).map(([name, statement]) => [name, this.changes(statement)]));
+      return { before, deliveries: counts.deliveries ?? 0, submissions: counts.submissions ?? 0, results: counts.results ?? 0 };
+    });
+  }
+
+  async forget(request: ForgetRequest): Promise<ForgetReport> {
+    // The salt is made by the first forget that writes; a dry run only reads it.
+    const salt = request.dryRun
+      ? await this.read(() => this.all(this.sql.salt())[0]?.value)
+      : await this.write(() => {
+          this.all(this.sql.insertSalt(newSalt()));
+          return this.all(this.sql.salt())[0]?.value;
+        });
+    const hash = typeof salt === 'string' ? await identifierHash(salt, request.target) : null;
+    const steps = (): ForgetReport => runSteps(forgetSteps(this.sql, request, hash), (statement) => this.all(statement));
+    return request.dryRun ? this.read(steps) : this.write(steps);
   }
 
   importLegacy(entries: readonly LegacyEntry[]): Promise<void> {

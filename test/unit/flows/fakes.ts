@@ -144,6 +144,19 @@ export class FakeStore implements Store {
 
   async importLegacy(): Promise<void> {}
 
+  // Keeping and forgetting are the engines' (test/unit/record/contract.ts); no flow under test asks for them.
+  async dropBodies(): Promise<number> {
+    return 0;
+  }
+
+  prune(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not prune'));
+  }
+
+  forget(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not forget'));
+  }
+
   async close(): Promise<void> {
     this.calls.close += 1;
   }

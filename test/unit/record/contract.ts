@@ -14,7 +14,9 @@ export interface RecordUnderTest {
   /** Another connection to this record (another process, as far as the engine knows). */
   open(): Promise<Store>;
   /** Rows in one of the record's tables (named as in SQLite), counted with the engine's own client. */
-  count(table: 'submissions' | 'deliveries' | 'results'): Promise<number>;
+  count(table: 'submissions' | 'deliveries' | 'results' | 'deletions'): Promise<number>;
+  /** Every row of every table, as text, read with the engine's own tools (a backup's view). */
+  dump(): Promise<string>;
   /** Damages the first answer's `erros` as a broken disk or a hand edit could. */
   damageFirstAnswer(): Promise<void>;
   /** Makes every delivery still unshown an hour older (its receiver stopped before showing it, long ago). */
@@ -333,6 +335,104 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect((await store.history({ idContrato: 'C-4', limit: 20 })).entries.map((e) => e.idProposta)).toEqual(['P4']);
       expect((await store.history({ outcome: 'rejected', limit: 100 })).entries).toHaveLength(10);
       expect((await store.history({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).entries).toHaveLength(5);
+    });
+
+    it("a delivery's body is dropped once older than the retention; what econsig needs of it stays; none left costs no write", async () => {
+      const store = await open();
+      await store.recordDelivery(deliveryOf({ receivedAt: '2026-01-01T00:00:00.000Z', payload: '{"old":"body-1"}' }));
+      await store.recordDelivery(deliveryOf({ receivedAt: '2026-03-01T00:00:00.000Z', webhookId: 'w2', bodyHash: 'b2', idContrato: 'C-10', payload: '{"new":"body-2"}' }));
+      expect(await store.dropBodies('2026-02-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z')).toBe(1);
+      expect(await store.dropBodies('2026-02-01T00:00:00.000Z', '2026-03-03T00:00:00.000Z')).toBe(0);
+      const dump = await record.dump();
+      expect(dump).not.toContain('body-1');
+      expect(dump).toContain('body-2');
+      // Ids, status, verification and hashes stay: a redelivery is still a duplicate, the result still known.
+      expect(await store.recordDelivery(deliveryOf({ receivedAt: '2026-03-05T00:00:00.000Z' }))).toBe('duplicate');
+      expect((await store.resultOf('C-9'))?.outcome).toBe('approved');
+      expect(await record.count('deliveries')).toBe(2);
+    });
+
+    it('prune drops what is older and not needed; every submission that holds a proposal stays, with its result', async () => {
+      const store = await open();
+      const old = '2025-01-01T00:00:00.000Z';
+      const answer = async (proposal: string, outcome: string, contract: string | null, at = old): Promise<void> =>
+        store.recordAnswer(await claimed(store, proposal, { at }), answerOf(outcome, contract));
+      await answer('P-approved', 'accepted', 'C-1');
+      await store.recordResult({ idContrato: 'C-1', at: old, outcome: 'approved', status: 'APROVADO', reason: null });
+      await answer('P-rejected', 'rejected', null);
+      await answer('P-unknown', 'unknown', null);
+      await claimed(store, 'P-in-flight', { at: old });
+      await answer('P-rejected-new', 'rejected', null, '2026-06-01T00:00:00.000Z');
+      await store.recordResult({ idContrato: 'C-nobody', at: old, outcome: 'denied', status: null, reason: 'r' });
+      await store.recordDelivery(deliveryOf({ receivedAt: old, idContrato: 'C-1' }));
+      await store.recordDelivery(deliveryOf({ receivedAt: '2026-06-01T00:00:00.000Z', webhookId: 'w2', bodyHash: 'b2' }));
+
+      expect(await store.prune('2026-01-01T00:00:00.000Z')).toEqual({ before: '2026-01-01T00:00:00.000Z', deliveries: 1, submissions: 1, results: 1 });
+      expect(await record.count('submissions')).toBe(4);
+      expect(await record.count('deliveries')).toBe(1);
+      for (const [proposal, held] of [['P-approved', true], ['P-unknown', true], ['P-in-flight', true], ['P-rejected', false]] as const) {
+        expect((await store.claim(claimOf(proposal))).kind, proposal).toBe(held ? 'held' : 'claimed');
+      }
+      expect((await store.resultOf('C-1'))?.outcome).toBe('approved');
+      expect(await store.resultOf('C-nobody')).toBeNull();
+      expect((await store.history({ limit: 10 })).unreadable).toEqual([]);
+    });
+
+    it("forget --cpf clears every personal field of the person, keeps the other person's and the guard, and records the deletion", async () => {
+      const store = await open();
+      const maria = { cpf: '52998224725', name: 'Maria da Silva', account: '1234567-8' };
+      const ref = await claimed(store, 'P-maria', { file: `lote/${maria.cpf}-maria.json` });
+      await store.recordAnswer(ref, { ...answerOf('accepted', 'C-maria'), message: 'contract C-maria' });
+      const payload = (who: typeof maria, contract: string) =>
+        JSON.stringify({ idContrato: contract, status: 'REPROVADO', motivo: `margem de ${who.name}`, trabalhador: { nome: who.name, cpf: who.cpf }, contaBancaria: { conta: who.account, chavePix: who.cpf } });
+      await store.recordDelivery(deliveryOf({ idContrato: 'C-maria', idProposta: 'P-maria', status: 'REPROVADO', outcome: 'denied', reason: `margem de ${maria.name}`, payload: payload(maria, 'C-maria') }));
+      // A second delivery quoting her punctuated CPF and naming no proposal: found by its body.
+      await store.recordDelivery(deliveryOf({ webhookId: 'w2', bodyHash: 'b2', idContrato: null, idProposta: null, outcome: 'unknown', payload: '{"cpf":"529.982.247-25"}' }));
+      const joao = { cpf: '11144477735', name: 'João Souza', account: '98765-4' };
+      await store.recordAnswer(await claimed(store, 'P-joao', { file: 'joao.json' }), answerOf('accepted', 'C-joao'));
+      await store.recordDelivery(deliveryOf({ webhookId: 'w3', bodyHash: 'b3', idContrato: 'C-joao', idProposta: 'P-joao', payload: payload(joao, 'C-joao') }));
+      const target = { kind: 'cpf', cpf: maria.cpf } as const;
+      const before = await record.dump();
+
+      const dry = await store.forget({ target, dryRun: true, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
+      expect(dry).toMatchObject({ dryRun: true, proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 }, deletion: null, earlier: [] });
+      expect(await record.dump(), 'a dry run changes nothing').toBe(before);
+      expect(await record.count('deletions')).toBe(0);
+
+      const done = await store.forget({ target, dryRun: false, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
+      expect(done).toMatchObject({ proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 } });
+      expect(done.deletion).toMatchObject({ kind: 'cpf', rows: 5, by: 'tester', at: expect.stringMatching(/^2026-02-01T00:00:00/) });
+      expect(done.deletion?.identifierHash).toMatch(/^[0-9a-f]{64}$/);
+      const after = await record.dump();
+      for (const gone of [maria.cpf, '529.982.247-25', maria.name, maria.account]) expect(after, gone).not.toContain(gone);
+      for (const kept of [joao.cpf, joao.name, joao.account, 'P-maria', 'C-maria']) expect(after, kept).toContain(kept);
+
+      // The guard still holds: the claim, the contract id and the body hash stay.
+      const again = await store.claim(claimOf('P-maria'));
+      expect(again.kind).toBe('held');
+      if (again.kind === 'held') expect(again.earlier).toMatchObject({ idProposta: 'P-maria', file: null, bodyHash: 'h1', answer: { outcome: 'accepted', idContrato: 'C-maria', message: null, erros: [] } });
+      expect((await store.resultOf('C-maria'))?.outcome).toBe('denied');
+
+      // Asked again, from another connection: nothing left, and the first deletion is found by its hash (one salt per store).
+      const other = await open();
+      const second = await other.forget({ target: { kind: 'cpf', cpf: maria.cpf }, dryRun: true, at: '2026-02-02T00:00:00.000Z', by: null });
+      expect(second.rows).toEqual({ submissions: 0, answers: 0, results: 0, deliveries: 0 });
+      expect(second.earlier).toEqual([done.deletion]);
+    });
+
+    it("forget --proposal clears that proposal's fields only; a proposal never seen still gets its deletion record", async () => {
+      const store = await open();
+      await store.recordAnswer(await claimed(store, 'P1', { file: 'p1.json' }), { ...answerOf('rejected', null, 422), erros: [{ codigo: 'SVC_V00305', msg: 'chave 52998224725' }] });
+      await store.recordAnswer(await claimed(store, 'P2', { file: 'p2.json' }), answerOf('rejected', null, 422));
+      const report = await store.forget({ target: { kind: 'proposal', idProposta: 'P1' }, dryRun: false, at: new Date().toISOString(), by: null });
+      expect(report).toMatchObject({ proposals: ['P1'], contracts: [], rows: { submissions: 1, answers: 1, results: 0, deliveries: 0 } });
+      const dump = await record.dump();
+      expect(dump).not.toContain('52998224725');
+      expect(dump).not.toContain('p1.json');
+      expect(dump).toContain('p2.json');
+      const none = await store.forget({ target: { kind: 'proposal', idProposta: 'P-unknown' }, dryRun: false, at: new Date().toISOString(), by: null });
+      expect(none).toMatchObject({ proposals: ['P-unknown'], rows: { submissions: 0, answers: 0, results: 0, deliveries: 0 }, deletion: { kind: 'proposal', rows: 0 } });
+      expect(await record.count('deletions')).toBe(2);
     });
 
     it('history reports a row it cannot read and shows the others', async () => {

@@ -60,6 +60,7 @@ describe.skipIf(!havePostgres())('PostgresStore', () => {
         }
         return PostgresStore.open(url, { onNotice });
       },
+      dump: () => cluster.dump(name),
       dispose: async () => undefined,
     };
   });

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SERVICE_KEYS, SqliteStore } from '../../../src/record/sqlite.js';
 import { StorageError } from '../../../src/settings/home.js';
-import { claimOf, recordContract } from './contract.js';
+import { claimOf, deliveryOf, recordContract } from './contract.js';
 
 recordContract('SQLite', async () => {
   const home = mkdtempSync(join(tmpdir(), 'econsig-store-'));
@@ -41,6 +41,13 @@ recordContract('SQLite', async () => {
       });
       return SqliteStore.open(home, { onNotice });
     },
+    dump: async () =>
+      String(
+        db((c) => {
+          const tables = c.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as Array<{ name: string }>;
+          return tables.map(({ name }) => `${name}: ${JSON.stringify(c.prepare(`SELECT * FROM "${name}"`).all())}`).join('\n');
+        }),
+      ),
     dispose: async () => rmSync(home, { recursive: true, force: true }),
   };
 });
@@ -105,6 +112,22 @@ describe('SqliteStore', () => {
     const error = await SqliteStore.open(home).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).code).toBe('CORRUPT');
+  });
+
+  it('a store of version 1 keeps its deliveries through the rebuild of version 2, and their bodies can then be dropped', async () => {
+    const db = new DatabaseSync(join(home, 'econsig.db'));
+    db.exec(MIGRATIONS[0]!);
+    db.exec('PRAGMA user_version = 1');
+    db.prepare(`INSERT INTO deliveries (received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload)
+      VALUES ('2025-01-01T00:00:00.000Z', 'w1', 'b1', 'C-9', 'P9', 'APROVADO', 'approved', NULL, 1, '{"chavePix":"52998224725"}')`).run();
+    db.close();
+    const store = await SqliteStore.open(home);
+    expect(await store.recordDelivery(deliveryOf())).toBe('duplicate');
+    expect(await store.dropBodies('2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).toBe(1);
+    await store.close();
+    const after = new DatabaseSync(join(home, 'econsig.db'));
+    expect(after.prepare('SELECT webhook_id, verified, payload, payload_dropped_at FROM deliveries').all()).toEqual([{ webhook_id: 'w1', verified: 1, payload: null, payload_dropped_at: '2026-01-02T00:00:00.000Z' }]);
+    after.close();
   });
 
   it('the released schema never changes: each version as SQLite reports it is the committed snapshot', async () => {
