@@ -6,7 +6,7 @@ import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource, reportsExitCode } from '../flows/validate-files.js';
 import { isLoopbackUrl } from '../service/client.js';
-import { type ResolvedSettings, guardService, listenerSettings, requireBaseUrl, resolveSettings } from '../settings/settings.js';
+import { type ResolvedSettings, guardService, listenerSettings, payloadRetentionMs, requireBaseUrl, resolveSettings } from '../settings/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../settings/keys.js';
 import {
   createSubmitProgress,
@@ -141,7 +141,7 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   try {
     // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
     const wait = input.wait ? { listener: waitListener(settings), listen: !(values['database-url'] && !input.listen) } : undefined;
-    const record = { home: settings.paths.home, databaseUrl: values['database-url'], onNotice: (notice: StoreNotice) => renderStoreNotice(io, notice), wait };
+    const record = { home: settings.paths.home, databaseUrl: values['database-url'], payloadRetentionMs: payloadRetentionMs(values), onNotice: (notice: StoreNotice) => renderStoreNotice(io, notice), wait };
     results = await withRecord(record, (store, waiter) => {
       renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waiter ? { wait: waiter.mode } : {}) });
       return runSubmit(reports, {

@@ -2,7 +2,7 @@ import type { Context, WatchInput } from '../cli-inputs.js';
 import { msg } from '../i18n/index.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { storeId } from '../settings/home.js';
-import { type ListenerSettings, listenerSettings, resolveSettings } from '../settings/settings.js';
+import { type ListenerSettings, listenerSettings, payloadRetentionMs, resolveSettings } from '../settings/settings.js';
 import { renderStoreNotice } from '../ui/history-output.js';
 import { createWatchOutput } from '../ui/watch-output.js';
 import { cannotBind } from '../webhook/http.js';
@@ -17,6 +17,7 @@ interface WatchSettings extends ListenerSettings {
   home: string;
   databaseUrl: string | undefined;
   waitTimeoutSeconds: number;
+  payloadRetentionMs: number;
 }
 
 /** Flag > env > profile config > default (settings/settings.ts). */
@@ -32,7 +33,7 @@ async function watchSettings(input: WatchInput, ctx: Context): Promise<WatchSett
       ...(input.auth === undefined ? {} : { 'webhook.auth': input.auth }),
     },
   });
-  return { ...listenerSettings(s), home: s.paths.home, databaseUrl: s.values['database-url'], waitTimeoutSeconds: s.values['wait-timeout'] };
+  return { ...listenerSettings(s), home: s.paths.home, databaseUrl: s.values['database-url'], waitTimeoutSeconds: s.values['wait-timeout'], payloadRetentionMs: payloadRetentionMs(s.values) };
 }
 
 export async function run(input: WatchInput, ctx: Context): Promise<number> {
@@ -58,7 +59,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
 
   // --contract with a team store and no --port/--host: the receiver is elsewhere; wait on the store.
   const listen = !(settings.databaseUrl && input.contract !== undefined && input.port === undefined && input.host === undefined);
-  const store = await openStore({ home: settings.home, databaseUrl: settings.databaseUrl, onNotice: (notice) => renderStoreNotice(ctx.io, notice) });
+  const store = await openStore({ home: settings.home, databaseUrl: settings.databaseUrl, payloadRetentionMs: settings.payloadRetentionMs, onNotice: (notice) => renderStoreNotice(ctx.io, notice) });
   let end;
   try {
     end = await runWatchSession({
@@ -75,6 +76,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
         storeId: await storeId(settings.home, store.location),
       },
       contract: input.contract === undefined ? undefined : { idContrato: input.contract, timeoutMs: timeoutSeconds * 1000 },
+      payloadRetentionMs: settings.payloadRetentionMs,
       signal: ctx.signal,
       onListening: (url) =>
         output.listening({ url, auth: auth.scheme, forwardTo: input.forwardTo, contract: input.contract, store: settings.home }),

@@ -25,6 +25,8 @@ export interface RecordOptions {
   databaseUrl?: string | undefined;
   /** Told what opening the store did that the operator should hear of (record/open.ts). */
   onNotice?: (notice: StoreNotice) => void;
+  /** store.payload-retention: older delivery bodies are dropped as the store opens. */
+  payloadRetentionMs?: number | undefined;
   /** --wait: where results are learnt; `listen: false` binds no port, results come from the (team) store alone. */
   wait?: { listener: ListenerPlace; listen?: boolean } | undefined;
 }
@@ -34,7 +36,7 @@ export interface RecordOptions {
  * to `use`, and close both however it ends.
  */
 export async function withRecord<T>(options: RecordOptions, use: (store: Store, waiter: ResultWaiter | undefined) => Promise<T>): Promise<T> {
-  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, onNotice: options.onNotice });
+  const store = await openStore({ home: options.home, databaseUrl: options.databaseUrl, payloadRetentionMs: options.payloadRetentionMs, onNotice: options.onNotice });
   let waiter: ResultWaiter | undefined;
   try {
     if (options.wait) waiter = await startResultWaiter({ store, storeId: await storeId(options.home, store.location), ...options.wait });

@@ -1,4 +1,5 @@
 /** The watch use-case: a listener on the store it is given, and an optional wait for one contract's result. */
+import { dropOldBodies } from '../record/open.js';
 import type { Store } from '../record/record.js';
 import { type Listener, startListener, type ListenerEvent, type ListenerStats } from '../webhook/server.js';
 import { type ContractResult, ContractResults, type ListenerPlace, liveResult } from './result-waiter.js';
@@ -14,12 +15,16 @@ interface WatchSessionOptions {
   listener: ListenerPlace;
   /** Stop at the first final result (approved/denied/cancelled) for this contract, or give up after `timeoutMs`. */
   contract?: { idContrato: string; timeoutMs: number } | undefined;
+  /** store.payload-retention: a receiver that stays up drops older delivery bodies once a day. */
+  payloadRetentionMs?: number | undefined;
   signal: AbortSignal;
   onListening: (url: string) => void;
   /** Instead of onListening when `listen` is false: where the result is awaited. */
   onFollowing?: (store: string) => void;
   onEvent: (event: ListenerEvent) => void;
 }
+
+const DAY_MS = 86_400_000;
 
 type WatchEnd =
   | { reason: 'stopped'; stats: ListenerStats }
@@ -57,6 +62,9 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
   }
 
   const stopFollowing = new AbortController();
+  const retention = options.payloadRetentionMs;
+  const daily = retention === undefined ? undefined : setInterval(() => void dropOldBodies(store, retention, new Date()).catch(() => undefined), DAY_MS);
+  daily?.unref();
   try {
     if (listener.url) options.onListening(listener.url);
     if (contract === undefined) {
@@ -72,6 +80,7 @@ export async function runWatchSession(options: WatchSessionOptions): Promise<Wat
     if (result) return { reason: 'result', result, stats };
     return options.signal.aborted ? { reason: 'stopped', stats } : { reason: 'timeout', stats };
   } finally {
+    clearInterval(daily);
     stopFollowing.abort();
     await listener.close();
   }

@@ -2,6 +2,7 @@
  * The settings a profile can hold: their names, defaults, validation and masking.
  * Pure: no file, env or clock access, so every rule has a one-line test.
  */
+import { durationMs } from '../duration.js';
 import { suggest } from '../suggest.js';
 import { maskSecret, redactConnectionString } from '../redact.js';
 import { UsageError } from '../errors.js';
@@ -40,6 +41,8 @@ export interface Settings {
   'tls.pfx': string | undefined;
   'tls.ca': string | undefined;
   'receiver-url': string | undefined;
+  /** A duration (src/duration.ts): delivery bodies older than it are dropped (docs/privacy.md). */
+  'store.payload-retention': string;
 }
 /** `token`: a static bearer token; `client-credentials`: OAuth2 (RFC 6749 §4.4). */
 export type AuthMethod = 'token' | 'client-credentials';
@@ -262,6 +265,11 @@ const specs: Record<SettingKey, SettingSpec> = {
     secret: false,
     parse: parseHttpUrl,
   },
+  'store.payload-retention': {
+    example: '30d',
+    secret: false,
+    parse: (raw) => (durationMs(raw) === null ? { error: msg('config.expectDuration') } : { value: raw.trim() }),
+  },
 };
 
 export const SETTING_KEYS = Object.keys(specs) as SettingKey[];
@@ -293,6 +301,7 @@ export function defaultSettings(profile: string): Settings {
     'tls.pfx': undefined,
     'tls.ca': undefined,
     'receiver-url': undefined,
+    'store.payload-retention': '30d',
   };
 }
 

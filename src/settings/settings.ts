@@ -3,6 +3,7 @@
  * Precedence (docs/cli-contract.md "Environment"): flag, then environment, then profile
  * config, then default. `resolveSettings` is the one entry point for commands.
  */
+import { durationMs } from '../duration.js';
 import { msg } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
 import { openConfigFile, type ConfigFile, type StoredSettings } from './config-file.js';
@@ -35,6 +36,7 @@ export const SETTING_ENV: Partial<Record<SettingKey, string>> = {
   'tls.key': 'ECONSIG_TLS_KEY',
   'tls.pfx': 'ECONSIG_TLS_PFX',
   'tls.ca': 'ECONSIG_TLS_CA',
+  'store.payload-retention': 'ECONSIG_PAYLOAD_RETENTION',
 };
 
 export interface ResolvedProfile {
@@ -161,6 +163,12 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   });
   const token = resolveToken({ env: options.env, stored: file.token(profile.name), path: file.path });
   return { ...computed, profile, paths, token, file };
+}
+
+/** store.payload-retention in milliseconds: how long a delivery's body is kept (docs/privacy.md). */
+export function payloadRetentionMs(values: Pick<Settings, 'store.payload-retention'>): number {
+  // Every source was parsed as a duration (keys.ts), the default too.
+  return durationMs(values['store.payload-retention']) as number;
 }
 
 /** The base URL in force; only the default profile has one by default (the sandbox). */

@@ -29,6 +29,8 @@ describe('parseSettingValue accepts', () => {
     ['webhook.status-field', 'situacao', 'situacao'],
     ['service-id', ' banco-homolog ', 'banco-homolog'],
     ['service-id', 'bank.v2_prod', 'bank.v2_prod'],
+    ['store.payload-retention', ' 90d ', '90d'],
+    ['store.payload-retention', '0s', '0s'],
   ])('%s = %j', (key, raw, expected) => {
     expect(parseSettingValue(key, raw)).toBe(expected);
   });
@@ -56,6 +58,9 @@ describe('parseSettingValue rejects, naming the key and an example', () => {
     ['concurrency', '0'],
     ['concurrency', '2.5'],
     ['webhook.id-field', 'data..id'],
+    ['store.payload-retention', '30'],
+    ['store.payload-retention', '1 month'],
+    ['store.payload-retention', '-1d'],
   ])('%s = %j', (key, raw) => {
     let error: unknown;
     try {
@@ -128,6 +133,7 @@ describe('defaults', () => {
       'request-timeout': 30,
       'wait-timeout': 120,
       concurrency: 4,
+      'store.payload-retention': '30d',
     });
   });
 });

@@ -6,6 +6,7 @@ import { UsageError } from '../../../src/errors.js';
 import { openConfigFile } from '../../../src/settings/config-file.js';
 import {
   computeSettings,
+  payloadRetentionMs,
   requireBaseUrl,
   resolveProfile,
   resolveSettings,
@@ -85,6 +86,13 @@ describe('computeSettings precedence: flag > env > config > default', () => {
       'request-timeout': 'flag',
       'wait-timeout': 'default',
     });
+  });
+
+  it('store.payload-retention from ECONSIG_PAYLOAD_RETENTION, in milliseconds', () => {
+    const { values, sources } = computeSettings({ ...base, env: { ECONSIG_PAYLOAD_RETENTION: '7d' }, flags: {}, stored: {} });
+    expect(sources['store.payload-retention']).toBe('env');
+    expect(payloadRetentionMs(values)).toBe(7 * 86_400_000);
+    expect(payloadRetentionMs(computeSettings({ ...base, env: {}, flags: {}, stored: {} }).values)).toBe(30 * 86_400_000);
   });
 
   it('rejects a bad env value naming the variable', () => {
