@@ -128,6 +128,10 @@ export interface SettleInput {
   /** The provider has none: it was never sent. */
   notSent: boolean;
 }
+/** `store prune --before` (as typed), `store forget --cpf | --proposal [--dry-run]`. */
+export type StoreInput =
+  | { action: 'prune'; before: string | undefined }
+  | { action: 'forget'; cpf: string | undefined; proposal: string | undefined; dryRun: boolean };
 
 export type SchemaInput = Record<string, never>;
 
@@ -149,6 +153,7 @@ export interface CommandInputs {
   config: ConfigInput;
   history: HistoryInput;
   settle: SettleInput;
+  store: StoreInput;
   schema: SchemaInput;
   template: TemplateInput;
   doctor: DoctorInput;

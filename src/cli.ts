@@ -346,6 +346,32 @@ export function buildProgram(
       await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract, outcome: o.outcome, since: o.since }, globals());
     });
 
+  const store = program
+    .command('store')
+    .description(help('help.store'))
+    .addHelpText('after', examples('econsig store prune --before 90d', 'econsig store forget --cpf 529.982.247-25 --dry-run'));
+  store
+    .command('prune')
+    .description(help('help.store.prune'))
+    .option('--before <when>', help('help.store.before'))
+    .addHelpText('after', examples('econsig store prune --before 90d', 'econsig store prune --before 2025-01-01 --json'))
+    .action(async (o) => {
+      await dispatch('store', { action: 'prune', before: o.before }, globals());
+    });
+  store
+    .command('forget')
+    .description(help('help.store.forget'))
+    .option('--cpf <cpf>', help('help.store.cpf'))
+    .option('--proposal <id>', help('help.store.proposal'))
+    .option('--dry-run', help('help.store.dryRun'))
+    .addHelpText(
+      'after',
+      examples('econsig store forget --cpf 529.982.247-25 --dry-run   # help.ex.forgetDry', 'econsig store forget --cpf 52998224725', 'econsig store forget --proposal PROP-1001 --json'),
+    )
+    .action(async (o) => {
+      await dispatch('store', { action: 'forget', cpf: o.cpf, proposal: o.proposal, dryRun: o.dryRun === true }, globals());
+    });
+
   program
     .command('settle')
     .description(help('help.settle'))

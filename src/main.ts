@@ -24,6 +24,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   config: () => import('./commands/config.js'),
   history: () => import('./commands/history.js'),
   settle: () => import('./commands/settle.js'),
+  store: () => import('./commands/store.js'),
   schema: () => import('./commands/schema.js'),
   doctor: () => import('./commands/doctor.js'),
 };

@@ -106,6 +106,10 @@ describe('argv to typed input', () => {
     [['submit', 'p.csv', '--results', 'r.xlsx', '--row', '7'], 'submit', { ...submitDefaults, files: ['p.csv'], results: 'r.xlsx', row: 7 }],
     [['submit', '-', '--format', 'xlsx', '--sheet', 'Lote'], 'submit', { ...submitDefaults, files: ['-'], format: 'xlsx', sheet: 'Lote' }],
     [['template'], 'template', { format: 'xlsx', output: undefined, force: false }],
+    [['store', 'prune', '--before', '30d'], 'store', { action: 'prune', before: '30d' }],
+    [['store', 'prune'], 'store', { action: 'prune', before: undefined }],
+    [['store', 'forget', '--cpf', '529.982.247-25', '--dry-run'], 'store', { action: 'forget', cpf: '529.982.247-25', proposal: undefined, dryRun: true }],
+    [['store', 'forget', '--proposal', 'PROP-1001'], 'store', { action: 'forget', cpf: undefined, proposal: 'PROP-1001', dryRun: false }],
     [['template', '--format', 'csv', '--lang', 'en', '-o', '-', '--force'], 'template', { format: 'csv', output: '-', force: true }],
   ])('%j → %s', async (argv, name, input) => {
     const seen = await parse(argv);

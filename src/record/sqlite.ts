@@ -289,6 +289,9 @@ export class SqliteStore implements Store {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       // In WAL mode, FULL syncs the WAL at each commit (NORMAL only at checkpoints).
       db.exec('PRAGMA synchronous = FULL');
+      // A dropped body or a forgotten field is overwritten with zeros, not left in a free
+      // part of a page for anyone who reads the file (docs/privacy.md).
+      db.exec('PRAGMA secure_delete = ON');
       // Processes opening a new store at the same moment: switching to WAL needs the
       // database alone, and SQLite answers BUSY at once rather than wait (its busy handler
       // is skipped where waiting could deadlock). Tried again until the busy timeout.
@@ -514,17 +517,34 @@ export class SqliteStore implements Store {
 
   async dropBodies(before: string, at: string): Promise<number> {
     if ((await this.read(() => this.all(this.sql.keptBodyBefore(before)))).length === 0) return 0;
-    return this.write(() => this.changes(this.sql.dropBodies(before, at)));
+    const dropped = await this.write(() => this.changes(this.sql.dropBodies(before, at)));
+    this.emptyWal();
+    return dropped;
   }
 
-  prune(before: string): Promise<PruneReport> {
-    return this.write(() => {
+  async prune(before: string): Promise<PruneReport> {
+    const report = await this.write((): PruneReport => {
       // A submission goes before its answers (sql.ts prune), as PostgreSQL's ON DELETE CASCADE
       // has it: the foreign key is checked at the commit, when both are gone.
       this.db.exec('PRAGMA defer_foreign_keys = ON');
       const counts = Object.fromEntries(this.sql.prune(before).map(([name, statement]) => [name, this.changes(statement)]));
       return { before, deliveries: counts.deliveries ?? 0, submissions: counts.submissions ?? 0, results: counts.results ?? 0 };
     });
+    this.emptyWal();
+    return report;
+  }
+
+  /**
+   * Copies the WAL into the database and truncates it: the page images from before a prune
+   * or a forget, which still hold what was removed, leave the disk now rather than when the
+   * WAL is next overwritten. Best effort: a reader of another process may hold part of it.
+   */
+  private emptyWal(): void {
+    try {
+      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Busy: SQLite's own checkpoints finish the job as the WAL is reused.
+    }
   }
 
   async forget(request: ForgetRequest): Promise<ForgetReport> {
@@ -537,7 +557,10 @@ export class SqliteStore implements Store {
         });
     const hash = typeof salt === 'string' ? await identifierHash(salt, request.target) : null;
     const steps = (): ForgetReport => runSteps(forgetSteps(this.sql, request, hash), (statement) => this.all(statement));
-    return request.dryRun ? this.read(steps) : this.write(steps);
+    if (request.dryRun) return this.read(steps);
+    const report = await this.write(steps);
+    this.emptyWal();
+    return report;
   }
 
   importLegacy(entries: readonly LegacyEntry[]): Promise<void> {
