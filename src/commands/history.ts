@@ -3,8 +3,8 @@ import { ExitCode, UsageError } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
 import { msg } from '../i18n/index.js';
 import { sinceInstant } from '../domain/since.js';
-import { openStore } from '../record/open.js';
-import { payloadRetentionMs, resolveSettings } from '../settings/settings.js';
+import { openSettingsStore } from '../record/open.js';
+import { resolveSettings } from '../settings/settings.js';
 import { renderHistory, renderStoreNotice } from '../ui/history-output.js';
 
 /** The submit outcomes, and `cancelled`, which only a result can be. */
@@ -21,12 +21,7 @@ export async function run(input: HistoryInput, ctx: Context): Promise<number> {
   }
   // The profile's store: SQLite in the home, or the team store of database-url.
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
-  const store = await openStore({
-    home: settings.paths.home,
-    databaseUrl: settings.values['database-url'],
-    payloadRetentionMs: payloadRetentionMs(settings.values),
-    onNotice: (notice) => renderStoreNotice(ctx.io, notice),
-  });
+  const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
   try {
     const page = await store.history({
       limit: input.limit,

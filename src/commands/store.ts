@@ -9,9 +9,9 @@ import { ExitCode, UsageError } from '../errors.js';
 import { isValidCpf } from '../domain/brazil.js';
 import { sinceInstant } from '../domain/since.js';
 import { msg, personal } from '../i18n/index.js';
-import { openStore } from '../record/open.js';
+import { openSettingsStore } from '../record/open.js';
 import type { ForgetTarget } from '../record/record.js';
-import { payloadRetentionMs, resolveSettings } from '../settings/settings.js';
+import { resolveSettings } from '../settings/settings.js';
 import { renderStoreNotice } from '../ui/history-output.js';
 import { renderForgotten, renderPruned } from '../ui/store-output.js';
 
@@ -52,12 +52,7 @@ export async function run(input: StoreInput, ctx: Context): Promise<number> {
   }
   // The profile's store: SQLite in the home, or the team store of database-url.
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
-  const store = await openStore({
-    home: settings.paths.home,
-    databaseUrl: settings.values['database-url'],
-    payloadRetentionMs: payloadRetentionMs(settings.values),
-    onNotice: (notice) => renderStoreNotice(ctx.io, notice),
-  });
+  const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
   try {
     if (before !== undefined) renderPruned(ctx.io, await store.prune(before));
     if (target !== undefined && input.action === 'forget') {

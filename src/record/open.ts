@@ -11,6 +11,7 @@ import { fenceJournal, importJournal } from './import-journal.js';
 import { recordKeptAnswers } from './kept-answers.js';
 import { SqliteStore } from './sqlite.js';
 import { StorageError } from '../settings/home.js';
+import { payloadRetentionMs, type ResolvedSettings } from '../settings/settings.js';
 import type { Store, StoreNotice } from './record.js';
 
 export interface OpenStoreOptions {
@@ -58,4 +59,14 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw error;
   }
   return store;
+}
+
+/** The store of a profile's settings: the team store of database-url, else SQLite in the home; the retention applied. */
+export function openSettingsStore(settings: Pick<ResolvedSettings, 'paths' | 'values'>, onNotice?: (notice: StoreNotice) => void): Promise<Store> {
+  return openStore({
+    home: settings.paths.home,
+    databaseUrl: settings.values['database-url'],
+    payloadRetentionMs: payloadRetentionMs(settings.values),
+    onNotice,
+  });
 }
