@@ -6,12 +6,19 @@
  * never followed: a link planted at `x.resultados.csv` in a shared folder of sheets must not
  * make an operator's run overwrite the file it points to (issue 23). Folders econsig creates
  * are 0700. The one file econsig appends to (appendToFile) is checked the same way.
+ *
+ * And the way it reads a file a setting or flag names (a CA bundle, a client certificate and
+ * key, the config file, the cached token): whole, so only a regular file of bounded size
+ * (issue 22). A named pipe with no writer would block the read for ever, and /dev/zero never
+ * ends: both are refused at once, before anything is read or sent. Opened with O_NONBLOCK
+ * (opening a FIFO does not wait for a writer; a regular file ignores the flag), then fstat'd:
+ * the file judged is the file read, whatever a link points to.
  */
 import { randomBytes } from 'node:crypto';
-import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
-import { type MessageKey, msg } from './i18n/index.js';
+import { type Message, type MessageKey, msg, say } from './i18n/index.js';
 
 /** Every file that may hold personal data or a secret: the owner's alone. */
 export const FILE_MODE = 0o600;
@@ -181,6 +188,74 @@ export function appendToFile(path: string, data: string): void {
     const bytes = Buffer.from(data, 'utf8');
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
     fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file named by a setting is small: certificates, keys, a CA bundle, profiles and tokens. */
+export const SETTING_FILE_MAX_BYTES = 1024 * 1024;
+
+/** A file econsig will not read: not a regular file, or past its limit. `problem` says which, for people. */
+export class FileRefusedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: Message,
+  ) {
+    super(`${path}: ${say('en', problem)}`);
+    this.name = 'FileRefusedError';
+  }
+}
+
+const tooLarge = (path: string, maxBytes: number): FileRefusedError => new FileRefusedError(path, msg('file.tooLarge', { limit: `${Math.round(maxBytes / 1024)} KiB` }));
+
+function refuseUnlessSmallRegular(path: string, stats: Stats, maxBytes: number): void {
+  const kind = kindOf(stats);
+  if (kind !== undefined) throw new FileRefusedError(path, msg('file.notRegular', { kind: msg(kind) }));
+  if (stats.size > maxBytes) throw tooLarge(path, maxBytes);
+}
+
+const OPEN_TO_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file of at most `maxBytes`. Throws FileRefusedError for anything
+ * else (a FIFO, a device, a socket, a folder, a larger file), and the system's error
+ * (ENOENT, EACCES...) when it cannot be opened.
+ */
+export function readRegularFile(path: string, maxBytes: number = SETTING_FILE_MAX_BYTES): Buffer {
+  const fd = openSync(path, OPEN_TO_READ);
+  try {
+    refuseUnlessSmallRegular(path, fstatSync(fd), maxBytes);
+    // Read to the end, not to the size fstat gave: a file that grows meanwhile is refused.
+    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > maxBytes) throw tooLarge(path, maxBytes);
+    }
+    return Buffer.from(buffer.subarray(0, length));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * For a file another library reads whole (conf reads config.json): refused as
+ * readRegularFile would refuse it, read by nobody here. False when there is no such file.
+ */
+export function checkRegularFile(path: string, maxBytes: number = SETTING_FILE_MAX_BYTES): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_TO_READ);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    refuseUnlessSmallRegular(path, fstatSync(fd), maxBytes);
+    return true;
   } finally {
     closeSync(fd);
   }

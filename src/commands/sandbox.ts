@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context, SandboxInput } from '../cli-inputs.js';
 import { UsageError } from '../errors.js';
+import { say } from '../i18n/index.js';
+import { FileRefusedError, readRegularFile } from '../safe-file.js';
 import { listenerSettings, resolveSettings } from '../settings/settings.js';
 import { decodeSecret } from '../webhook/verify.js';
 
@@ -62,11 +63,13 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
   return 0;
 }
 
+/** A regular file of at most 1 MiB (a FIFO or a device is refused at once); the simulator speaks English. */
 function readFlagFile(path: string, flag: string): Buffer {
   try {
-    return readFileSync(resolve(path));
+    return readRegularFile(resolve(path));
   } catch (error) {
-    throw new UsageError(`Cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    const why = error instanceof FileRefusedError ? say('en', error.problem) : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    throw new UsageError(`Cannot read ${flag} ${resolve(path)}: ${why}.`);
   }
 }
 

@@ -10,6 +10,9 @@ export const en = {
   'file.kindFolder': 'a folder',
   'file.kindDevice': 'a device',
   'file.kindSocket': 'a socket',
+  // A file named by a setting or flag, read whole (src/safe-file.ts readRegularFile).
+  'file.notRegular': 'it is {kind}, not a regular file',
+  'file.tooLarge': 'it is larger than {limit}, more than a settings file holds',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -20,4 +23,6 @@ export const ptBR: Record<keyof typeof en, string> = {
   'file.kindFolder': 'uma pasta',
   'file.kindDevice': 'um dispositivo',
   'file.kindSocket': 'um socket',
+  'file.notRegular': 'é {kind}, não um arquivo comum',
+  'file.tooLarge': 'tem mais de {limit}, mais do que um arquivo de configuração guarda',
 };

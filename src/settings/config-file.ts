@@ -5,7 +5,7 @@
  */
 import { msg } from '../i18n/index.js';
 import { UsageError } from '../errors.js';
-import { checkOutputPath } from '../safe-file.js';
+import { FileRefusedError, checkOutputPath, checkRegularFile } from '../safe-file.js';
 import { FILE_MODE, ensureHome, homePaths, tightenMode } from './home.js';
 import type { SettingKey } from './keys.js';
 
@@ -66,6 +66,12 @@ export async function openConfigFile(home: string): Promise<ConfigFile> {
   const path = homePaths(home).config;
   // conf's atomic write follows a link at config.json: a link or a FIFO there is refused first.
   checkOutputPath(path);
+  try {
+    // conf reads the file whole: one past the limit of a settings file is refused before it does.
+    checkRegularFile(path);
+  } catch (error) {
+    throw cannotRead(path, error);
+  }
   await tightenMode(path, FILE_MODE);
   const { default: Conf } = await import('conf');
   let conf: ConfLike;
@@ -79,12 +85,16 @@ export async function openConfigFile(home: string): Promise<ConfigFile> {
       accessPropertiesByDotNotation: false,
     });
   } catch (error) {
-    // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = error instanceof SyntaxError ? msg('config.notJson') : (code ?? (error as Error).name);
-    throw new UsageError(msg('config.cannotRead', { path, why }), msg('config.cannotReadHint'));
+    throw cannotRead(path, error);
   }
   return wrapConf(conf);
+}
+
+function cannotRead(path: string, error: unknown): UsageError {
+  // No `cause`: a JSON.parse message quotes the file's text, and the file holds tokens.
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = error instanceof FileRefusedError ? error.problem : error instanceof SyntaxError ? msg('config.notJson') : (code ?? (error as Error).name);
+  return new UsageError(msg('config.cannotRead', { path, why }), msg('config.cannotReadHint'));
 }
 
 function wrapConf(conf: ConfLike): ConfigFile {

@@ -5,10 +5,11 @@
  */
 import { type Message, msg } from '../i18n/index.js';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { TLSSocket, createSecureContext, rootCertificates } from 'node:tls';
 import { AuthError, UsageError } from '../errors.js';
-import { modesProtect } from '../safe-file.js';
+import { FileRefusedError, modesProtect, readRegularFile } from '../safe-file.js';
 import type { Settings, SettingKey } from './keys.js';
 import type { SettingSource } from './settings.js';
 
@@ -46,13 +47,16 @@ function origin(key: SettingKey, sources: Partial<Record<SettingKey, SettingSour
   return sources[key] === 'env' ? env : key;
 }
 
-/** `what`: the setting or variable that names the file (tls.cert, ECONSIG_TLS_KEY...). */
+/**
+ * `what`: the setting or variable that names the file (tls.cert, ECONSIG_TLS_KEY...). A
+ * regular file of at most 1 MiB: a FIFO or a device is refused at once, naming its full path.
+ */
 function readSettingFile(path: string, what: string): Buffer {
   try {
-    return readFileSync(path);
+    return readRegularFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(msg('tls.cannotRead', { what, path, code }), msg('tls.cannotReadHint', { setting: what }));
+    const code = error instanceof FileRefusedError ? error.problem : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    throw new UsageError(msg('tls.cannotRead', { what, path: resolve(path), code }), msg('tls.cannotReadHint', { setting: what }));
   }
 }
 

@@ -3,10 +3,12 @@
  * `<home>/oauth-token.<profile>.json`, mode 0600 like the config file, written whole
  * (src/safe-file.ts: a temporary file, then rename) so two runs never read half a file.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { msg } from '../i18n/index.js';
 import type { CachedToken } from '../service/token-source.js';
-import { writeFileSafely } from '../safe-file.js';
+import { FileRefusedError, readRegularFile, writeFileSafely } from '../safe-file.js';
 
 export function tokenCachePath(home: string, profile: string): string {
   return join(home, `oauth-token.${profile}.json`);
@@ -25,10 +27,21 @@ function isCachedToken(value: unknown): value is CachedToken {
   );
 }
 
-/** The cached token, or undefined when there is none or the file is not one of ours. */
+/**
+ * The cached token, or undefined when there is none or the file is not one of ours. A FIFO,
+ * a device or an oversized file in its place is refused (UsageError), never read.
+ */
 export function readTokenCache(home: string, profile: string): CachedToken | undefined {
+  const path = tokenCachePath(home, profile);
+  let text: string;
   try {
-    const value: unknown = JSON.parse(readFileSync(tokenCachePath(home, profile), 'utf8'));
+    text = readRegularFile(path).toString('utf8');
+  } catch (error) {
+    if (error instanceof FileRefusedError) throw new UsageError(msg('auth.cannotReadCache', { path, why: error.problem }), msg('auth.cannotReadCacheHint', { path }));
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
     return isCachedToken(value) ? value : undefined;
   } catch {
     return undefined;
@@ -43,11 +56,7 @@ export function writeTokenCache(home: string, profile: string, entry: CachedToke
 /** Remove the cached token; false when there was none. */
 export function deleteTokenCache(home: string, profile: string): boolean {
   const path = tokenCachePath(home, profile);
-  try {
-    readFileSync(path);
-  } catch {
-    return false;
-  }
+  if (!existsSync(path)) return false;
   rmSync(path, { force: true });
   return true;
 }

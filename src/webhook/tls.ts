@@ -5,9 +5,10 @@
  * handshake failure at the first delivery.
  */
 import { msg } from '../i18n/index.js';
-import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { UsageError } from '../errors.js';
+import { FileRefusedError, readRegularFile } from '../safe-file.js';
 
 export async function readServerTls(certPath: string | undefined, keyPath: string | undefined): Promise<{ cert: Buffer; key: Buffer } | undefined> {
   if (certPath === undefined && keyPath === undefined) return undefined;
@@ -15,16 +16,17 @@ export async function readServerTls(certPath: string | undefined, keyPath: strin
     const [given, missing] = certPath === undefined ? ['--tls-key', '--tls-cert'] : ['--tls-cert', '--tls-key'];
     throw new UsageError(msg('tls.needsBoth', { given, missing }), msg('tls.needsBothHint'));
   }
-  const read = async (path: string, flag: string): Promise<Buffer> => {
+  // Regular files of at most 1 MiB: a FIFO or a device is refused at once (src/safe-file.ts).
+  const read = (path: string, flag: string): Buffer => {
     try {
-      return await readFile(path);
+      return readRegularFile(path);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(msg('tls.serverCannotRead', { flag, path, code: code ? ` (${code})` : '' }), msg('tls.serverCannotReadHint'), error);
+      const code = error instanceof FileRefusedError ? error.problem : (error as NodeJS.ErrnoException).code;
+      throw new UsageError(msg('tls.serverCannotRead', { flag, path: resolve(path), code: code ? msg('tls.because', { reason: code }) : '' }), msg('tls.serverCannotReadHint'), error);
     }
   };
-  const cert = await read(certPath, '--tls-cert');
-  const key = await read(keyPath, '--tls-key');
+  const cert = read(certPath, '--tls-cert');
+  const key = read(keyPath, '--tls-key');
   try {
     createSecureContext({ cert, key });
   } catch (error) {

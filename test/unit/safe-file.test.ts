@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { UnsafeTargetError, checkOutputPath, openPendingFile, writeFileSafely } from '../../src/safe-file.js';
+import { say } from '../../src/i18n/index.js';
+import { FileRefusedError, UnsafeTargetError, checkOutputPath, checkRegularFile, openPendingFile, readRegularFile, writeFileSafely } from '../../src/safe-file.js';
 
 let dir: string;
 beforeEach(() => {
@@ -108,5 +109,53 @@ describe('writeFileSafely', () => {
     expect(readFileSync(path, 'utf8')).toBe('fresh');
     symlinkSync(join(dir, 'elsewhere'), temporary);
     expect(() => openPendingFile(path, { temporary })).toThrow(`will not write ${temporary}: it is a symbolic link`);
+  });
+});
+
+describe('readRegularFile: a file named by a setting, read whole (issue 22)', () => {
+  /** What readRegularFile says of `path`, in English; '' when it reads. */
+  function refusal(path: string, maxBytes?: number): string {
+    try {
+      readRegularFile(path, maxBytes);
+      return '';
+    } catch (error) {
+      if (!(error instanceof FileRefusedError)) throw error;
+      expect(error.path).toBe(path);
+      return say('en', error.problem);
+    }
+  }
+
+  it('reads a regular file, through a link too', () => {
+    const file = join(dir, 'ca.pem');
+    writeFileSync(file, 'pem');
+    symlinkSync(file, join(dir, 'link.pem'));
+    expect(readRegularFile(join(dir, 'link.pem')).toString()).toBe('pem');
+    expect(checkRegularFile(file)).toBe(true);
+  });
+
+  it('refuses a FIFO with no writer at once (the open does not wait for one)', () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(refusal(fifo)).toBe('it is a named pipe (FIFO), not a regular file');
+    expect(() => checkRegularFile(fifo)).toThrow(FileRefusedError);
+  });
+
+  it('refuses a device, a link to one, and a folder', () => {
+    symlinkSync('/dev/zero', join(dir, 'zero'));
+    expect(refusal('/dev/zero')).toBe('it is a device, not a regular file');
+    expect(refusal(join(dir, 'zero'))).toBe('it is a device, not a regular file');
+    expect(refusal(dir)).toBe('it is a folder, not a regular file');
+  });
+
+  it('refuses a file past its limit, by its size and without reading it', () => {
+    const big = join(dir, 'big');
+    writeFileSync(big, Buffer.alloc(2048 + 1));
+    expect(refusal(big, 2048)).toBe('it is larger than 2 KiB, more than a settings file holds');
+    expect(refusal(big, 4096)).toBe('');
+  });
+
+  it("a missing file is the system's error (checkRegularFile: false)", () => {
+    expect(() => readRegularFile(join(dir, 'missing'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(checkRegularFile(join(dir, 'missing'))).toBe(false);
   });
 });
