@@ -348,14 +348,19 @@ function describeReadError(error: unknown, source: Source): { message: Message; 
   if (error instanceof SheetReadError) {
     const p = error.problem;
     switch (p.kind) {
+      // A file whose bytes are not text in an encoding we read cannot be read: 2, as a missing file.
       case 'not-utf8':
-        return { message: msg('sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.notUtf8', { row: error.row ?? 1 }), exitCode: ExitCode.usage };
+      case 'not-text':
+        return { message: msg('sheet.notText', { offset: p.offset, line: p.line }), exitCode: ExitCode.usage };
+      case 'unknown-encoding':
+        return { message: msg('sheet.unknownEncoding', { name: p.name }), exitCode: ExitCode.usage };
       case 'quote-not-closed':
         return { message: msg('sheet.badCsv', { line: p.line, reason: msg('sheet.quoteNotClosed', { line: p.line }) }), exitCode: ExitCode.invalid };
       case 'bad-csv':
         return { message: msg('sheet.badCsv', { line: p.line, reason: p.reason }), exitCode: ExitCode.invalid };
       case 'bad-xlsx':
-        return { message: msg('sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.invalid };
+        return { message: msg('sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.usage };
       case 'no-sheet':
         return { message: msg('sheet.noSheet', { name: quote(p.name), names: p.names.map(quote).join(', ') }), exitCode: ExitCode.usage };
     }

@@ -1,7 +1,8 @@
 /**
  * CSV as Excel in Brazil writes it: `;` (the Brazilian Excel default, since `,` is the
- * decimal mark), `,` or tab; UTF-8 with or without a byte order mark, or Windows-1252
- * ("CSV (separado por vírgulas)" in a Portuguese Excel); CRLF; quoted fields with
+ * decimal mark), `,` or tab; UTF-8 with or without a byte order mark, Windows-1252
+ * ("CSV (separado por vírgulas)" in a Portuguese Excel), or UTF-16 with its byte order mark
+ * ("Texto Unicode"); CRLF; quoted fields with
  * separators, quotes and line breaks inside. Streamed: one chunk at a time, so memory does
  * not grow with the file. csv-parse does the quoting rules; this file detects the encoding
  * and the separator, from the first 64 KiB.
@@ -19,6 +20,10 @@ export interface RawRow {
 
 export type SheetProblem =
   | { kind: 'not-utf8' }
+  /** A byte no text encoding we read has (a NUL): a binary file, or UTF-16 without its byte order mark. */
+  | { kind: 'not-text'; offset: number; line: number }
+  /** A byte order mark of an encoding that is not read (UTF-32). */
+  | { kind: 'unknown-encoding'; name: string }
   | { kind: 'quote-not-closed'; line: number }
   | { kind: 'bad-csv'; line: number; reason: string }
   | { kind: 'bad-xlsx'; reason: string }
@@ -37,7 +42,7 @@ export class SheetReadError extends Error {
 
 const SAMPLE_BYTES = 64 * 1024;
 
-export type CsvEncoding = 'utf-8' | 'windows-1252';
+export type CsvEncoding = 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
 
 /**
  * UTF-8 when the sample decodes as UTF-8 (a strict decode; `stream` so that a character cut
@@ -69,8 +74,36 @@ export function detectDelimiter(text: string): string {
 }
 
 /**
- * Decode the byte chunks into text: the encoding chosen from the first 64 KiB, a UTF-8
- * byte order mark dropped. A file whose start is UTF-8 and a later part is not fails there.
+ * The encoding a byte order mark names: UTF-8 or UTF-16 (read), UTF-32 (refused, named).
+ * UTF-32 LE's mark starts with UTF-16 LE's, so it is looked at first.
+ */
+function encodingOfBom(sample: Uint8Array): CsvEncoding | { unknown: string } | undefined {
+  const [a, b, c, d] = sample;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return { unknown: 'UTF-32 LE' };
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { unknown: 'UTF-32 BE' };
+  if (a === 0xef && b === 0xbb && c === 0xbf) return 'utf-8';
+  if (a === 0xff && b === 0xfe) return 'utf-16le';
+  if (a === 0xfe && b === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/**
+ * Text holds no NUL byte in UTF-8 or Windows-1252: one in the sample is a binary file (an
+ * xlsx renamed .csv) or UTF-16 without its mark, which would otherwise read as one column
+ * of noise ("missing columns"). Named by its offset and line.
+ */
+function notText(sample: Uint8Array): SheetReadError | undefined {
+  const offset = sample.indexOf(0);
+  if (offset === -1) return undefined;
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (sample[i] === 0x0a) line += 1;
+  return new SheetReadError({ kind: 'not-text', offset, line }, 1);
+}
+
+/**
+ * Decode the byte chunks into text: the encoding chosen from the first 64 KiB (a byte order
+ * mark, else UTF-8 or Windows-1252), the mark dropped. A file whose start is UTF-8 and a
+ * later part is not fails there.
  */
 async function* decode(chunks: AsyncIterable<Buffer | string>, onEncoding: (encoding: CsvEncoding) => void, rowNow: () => number): AsyncGenerator<string> {
   let pending: Buffer[] = [];
@@ -79,8 +112,13 @@ async function* decode(chunks: AsyncIterable<Buffer | string>, onEncoding: (enco
   const start = (): string => {
     const sample = Buffer.concat(pending);
     pending = [];
-    const bom = sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf;
-    const encoding = bom ? 'utf-8' : detectEncoding(sample);
+    const bom = encodingOfBom(sample);
+    if (typeof bom === 'object') throw new SheetReadError({ kind: 'unknown-encoding', name: bom.unknown }, 1);
+    if (bom === undefined) {
+      const binary = notText(sample);
+      if (binary) throw binary;
+    }
+    const encoding = bom ?? detectEncoding(sample);
     onEncoding(encoding);
     decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8', ignoreBOM: false });
     return decoder.decode(sample, { stream: true });

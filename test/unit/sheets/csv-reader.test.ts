@@ -49,6 +49,27 @@ describe('readCsvRows', () => {
     expect(result[1]!.cells).toEqual(['01310100', '0001']);
   });
 
+  it.each([
+    ['UTF-16 LE', Buffer.from([0xff, 0xfe]), (text: string) => Buffer.from(text, 'utf16le')],
+    ['UTF-16 BE', Buffer.from([0xfe, 0xff]), (text: string) => Buffer.from(text, 'utf16le').swap16()],
+  ])('%s with its byte order mark ("Texto Unicode"): read, whatever the chunks cut', async (_name, bom, encode) => {
+    const bytes = Buffer.concat([bom, encode('CEP;Agência\r\n01310100;São Paulo\r\n')]);
+    // Chunks of 7 bytes cut code units and the byte order mark itself.
+    for (const chunk of [bytes.length, 7]) {
+      const result = await rows(bytes, chunk);
+      expect(result.map((r) => r.cells)).toEqual([['CEP', 'Agência'], ['01310100', 'São Paulo']]);
+    }
+  });
+
+  it('a NUL byte in the first 64 KiB: not text (UTF-16 without its mark, a binary file), named by offset and line', async () => {
+    await expect(rows(Buffer.from('CEP;Agência\n', 'utf16le'))).rejects.toMatchObject({ problem: { kind: 'not-text', offset: 1, line: 1 } });
+    await expect(rows(Buffer.from('a;b\n1;2\nx\u0000y\n'))).rejects.toMatchObject({ problem: { kind: 'not-text', offset: 9, line: 3 } });
+  });
+
+  it('UTF-32 (by its byte order mark) is named and not read', async () => {
+    await expect(rows(Buffer.from([0xff, 0xfe, 0, 0, 0x41, 0, 0, 0]))).rejects.toMatchObject({ problem: { kind: 'unknown-encoding', name: 'UTF-32 LE' } });
+  });
+
   it('a file that starts as UTF-8 and turns into something else fails with a row', async () => {
     const start = Buffer.from(`a;b\n${'x;y\n'.repeat(20_000)}`);
     await expect(rows(Buffer.concat([start, Buffer.from([0xe3, 0x0a])]), 4096)).rejects.toMatchObject({ problem: { kind: 'not-utf8' } });
