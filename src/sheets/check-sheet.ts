@@ -6,7 +6,6 @@
  * `validate` of a large sheet holds one row at a time.
  */
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { ExitCode } from '../errors.js';
 import { type Issue, shownValue } from '../domain/issue.js';
 import { validateSubmission } from '../domain/validate.js';
@@ -340,8 +339,12 @@ function chunksOf(source: Source, options: SheetOptions): AsyncIterable<Buffer |
 async function rowsOf(source: Source, format: SheetFormat, options: SheetOptions): Promise<AsyncGenerator<RawRow>> {
   if (format === 'csv') return readCsvRows(chunksOf(source, options));
   const { readXlsxRows } = await import('./xlsx-reader.js');
-  const input = source.absolute ?? (options.stdin as unknown as Readable);
-  return readXlsxRows(input, options.sheet);
+  return readXlsxRows(source.absolute ?? options.stdin, options.sheet);
+}
+
+/** `256 KiB`, `1 GiB`: a limit for people. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : bytes >= 1024 ** 2 ? `${bytes / 1024 ** 2} MiB` : `${bytes / 1024} KiB`;
 }
 
 function describeReadError(error: unknown, source: Source): { message: Message; exitCode: ExitCode } {
@@ -363,6 +366,23 @@ function describeReadError(error: unknown, source: Source): { message: Message; 
         return { message: msg('sheet.badXlsx', { reason: p.reason }), exitCode: ExitCode.usage };
       case 'no-sheet':
         return { message: msg('sheet.noSheet', { name: quote(p.name), names: p.names.map(quote).join(', ') }), exitCode: ExitCode.usage };
+      case 'not-zip':
+        return { message: msg('sheet.notZip'), exitCode: ExitCode.usage };
+      case 'zip-bomb':
+        return {
+          message: p.limit !== null ? msg('sheet.zipBombTotal', { part: p.part, limit: sizeText(p.limit) }) : msg('sheet.zipBombRatio', { part: p.part, ratio: p.ratio ?? 0 }),
+          exitCode: ExitCode.usage,
+        };
+      case 'cell-too-large': {
+        const limit = sizeText(p.limit);
+        const message =
+          p.cell !== null ? msg('sheet.cellTooLarge', { cell: p.cell, part: p.part, limit })
+          : p.string !== null ? msg('sheet.stringTooLarge', { n: p.string, part: p.part, limit })
+          : msg('sheet.tagTooLarge', { part: p.part, limit });
+        return { message, exitCode: ExitCode.usage };
+      }
+      case 'stdin-too-large':
+        return { message: msg('sheet.stdinTooLarge', { limit: sizeText(p.limit) }), exitCode: ExitCode.usage };
     }
   }
   return { message: problemOfFile(error, source.file), exitCode: ExitCode.usage };

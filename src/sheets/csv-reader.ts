@@ -27,6 +27,14 @@ export type SheetProblem =
   | { kind: 'quote-not-closed'; line: number }
   | { kind: 'bad-csv'; line: number; reason: string }
   | { kind: 'bad-xlsx'; reason: string }
+  /** A `.xlsx` that is not a zip at all (an .xls, a CSV or a web page renamed). */
+  | { kind: 'not-zip' }
+  /** A part that inflates past the workbook's limit (`limit`), or past `ratio` times its compressed size. */
+  | { kind: 'zip-bomb'; part: string; limit: number | null; ratio: number | null }
+  /** A cell (`A2`) or a shared string (its number) past `limit` bytes of XML. */
+  | { kind: 'cell-too-large'; part: string; cell: string | null; string: number | null; limit: number }
+  /** Standard input copied to a file (a sheet read twice, or an xlsx) past `limit` bytes. */
+  | { kind: 'stdin-too-large'; limit: number }
   | { kind: 'no-sheet'; name: string; names: string[] };
 
 /** A file that cannot be read as a sheet; `row` when the trouble starts at a known row. */

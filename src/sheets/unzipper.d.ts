@@ -1,8 +1,8 @@
-/** The part of unzipper (no types of its own) that xlsx-merges.ts uses. */
+/** The part of unzipper (no types of its own) that xlsx-zip.ts uses. */
 declare module 'unzipper' {
   import type { Readable } from 'node:stream';
 
   export const Open: {
-    file(path: string): Promise<{ files: Array<{ path: string; stream(): Readable }> }>;
+    file(path: string): Promise<{ files: Array<{ path: string; type: 'File' | 'Directory'; compressedSize: number; uncompressedSize: number; stream(): Readable }> }>;
   };
 }

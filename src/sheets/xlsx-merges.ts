@@ -1,10 +1,8 @@
 /**
- * The merged ranges of a worksheet. exceljs's streaming reader skips `<mergeCell>` (and the
- * sheet's XML lists them after its rows), so they are read beforehand from the worksheet's
- * own part of the zip, through unzipper (the zip reader exceljs's streaming reader is built
- * on): a random-access read of that one part, inflated as a stream, so memory stays small.
- * A merged row inside the data (a section title) is then skipped with a note instead of
- * read as a submission with every field missing.
+ * Merged cells. exceljs's streaming reader skips `<mergeCell>` (and the sheet's XML lists
+ * them after its rows), so they are read beforehand, in the pass over the workbook's zip
+ * (xlsx-zip.ts). A merged row inside the data (a section title) is then skipped with a
+ * note instead of read as a submission with every field missing.
  */
 export interface MergedRange {
   top: number;
@@ -13,44 +11,20 @@ export interface MergedRange {
   right: number;
 }
 
-const MERGE_CELL = /<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"/g;
-
-function columnNumber(letters: string): number {
+/** `A` → 1, `AB` → 28. */
+export function columnNumber(letters: string): number {
   let n = 0;
   for (const char of letters) n = n * 26 + (char.charCodeAt(0) - 64);
   return n;
 }
 
-/**
- * The merged ranges of the worksheet exceljs numbers `sheetId` (it reads worksheets from
- * `xl/worksheets/sheet<N>.xml` only). None when the part is missing.
- */
-export async function readMergedRanges(path: string, sheetId: number | string): Promise<MergedRange[]> {
-  // unzipper is CommonJS: its exports are the default export when imported (as exceljs's are).
-  const unzipper = await import('unzipper');
-  const { Open } = (unzipper as unknown as { default?: typeof unzipper }).default ?? unzipper;
-  const directory = await Open.file(path);
-  const entry = directory.files.find((file) => file.path === `xl/worksheets/sheet${sheetId}.xml`);
-  if (entry === undefined) return [];
-  const ranges: MergedRange[] = [];
-  const take = (text: string): void => {
-    for (const m of text.matchAll(MERGE_CELL)) {
-      const left = columnNumber(m[1] as string);
-      const top = Number(m[2]);
-      ranges.push({ top, left, right: m[3] ? columnNumber(m[3]) : left, bottom: m[4] ? Number(m[4]) : top });
-    }
-  };
-  // Latin-1 keeps every byte one character (a chunk may cut a UTF-8 character; the refs are ASCII).
-  let rest = '';
-  for await (const chunk of entry.stream()) {
-    const text = rest + (chunk as Buffer).toString('latin1');
-    // Tags are read whole: what follows the last '<' waits for the next chunk.
-    const cut = text.lastIndexOf('<');
-    take(cut === -1 ? text : text.slice(0, cut));
-    rest = cut === -1 ? '' : text.slice(cut);
-  }
-  take(rest);
-  return ranges;
+/** The range of a `<mergeCell ref="A3:V3">` (a single cell `B2` too). */
+export function rangeOf(ref: string): MergedRange {
+  const m = /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/.exec(ref);
+  if (m === null) return { top: 0, bottom: 0, left: 0, right: 0 };
+  const left = columnNumber(m[1] as string);
+  const top = Number(m[2]);
+  return { top, left, right: m[3] ? columnNumber(m[3]) : left, bottom: m[4] ? Number(m[4]) : top };
 }
 
 /**

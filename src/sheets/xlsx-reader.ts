@@ -4,14 +4,18 @@
  * it). Shared strings and styles are cached (styles tell a date cell from a number);
  * formulas come as `{formula, result}` with the value Excel last computed.
  *
- * The streaming reader does not report merged cells (exceljs ignores `mergeCell` there):
- * they are read beforehand from the worksheet's part of the zip (xlsx-merges.ts), and a row
- * whose filled cells all lie in ranges merged across columns is marked `merged`. A merged
- * title above the header is also found by looking for the header row (docs/spreadsheets.md).
+ * Before exceljs reads a workbook, every part of its zip is inflated once and measured
+ * (xlsx-zip.ts): a damaged zip, a zip bomb and a cell too large are refused there, naming
+ * the part or the cell. The same pass reads the merged cells, which the streaming reader
+ * does not report (exceljs ignores `mergeCell` there): a row whose filled cells all lie in
+ * ranges merged across columns is marked `merged`. A merged title above the header is also
+ * found by looking for the header row (docs/spreadsheets.md). Standard input is copied to a
+ * temporary file first (spool.ts): the zip is read twice.
  */
-import type { Readable } from 'node:stream';
 import { type RawRow, SheetReadError } from './csv-reader.js';
-import { type MergedRange, isMergedRow, readMergedRanges } from './xlsx-merges.js';
+import { isMergedRow } from './xlsx-merges.js';
+import { spoolToFile } from './spool.js';
+import { type WorkbookZip, inspectXlsx } from './xlsx-zip.js';
 
 interface StreamRow {
   number: number;
@@ -27,29 +31,39 @@ interface StreamWorksheet extends AsyncIterable<StreamRow> {
  * The rows of the first worksheet, or of the one named `sheet` (case and surrounding
  * spaces ignored). Row numbers are the sheet's own; rows Excel did not store are absent.
  */
-export async function* readXlsxRows(input: string | Readable, sheet: string | undefined): AsyncGenerator<RawRow> {
+export async function* readXlsxRows(input: string | AsyncIterable<Buffer | string>, sheet: string | undefined): AsyncGenerator<RawRow> {
+  if (typeof input !== 'string') {
+    const spooled = await spoolToFile(input);
+    try {
+      yield* readXlsxRows(spooled.path, sheet);
+    } finally {
+      spooled.remove();
+    }
+    return;
+  }
+  const zip = await inspectXlsx(input);
   // exceljs's streaming reader loses, now and then, the workbook part that Excel and exceljs
   // store last, and then fails on a sound file with "reading 'sheets'" (exceljs issue #3064,
   // a race in its single pass over the zip; open upstream). A file is read again, at most
-  // twice more, as long as no row has been handed on; standard input cannot be read twice.
+  // twice more, as long as no row has been handed on.
   for (let attempt = 1; ; attempt++) {
     let handedOn = false;
     try {
-      for await (const row of readXlsxRowsOnce(input, sheet)) {
+      for await (const row of readXlsxRowsOnce(input, sheet, zip)) {
         handedOn = true;
         yield row;
       }
       return;
     } catch (error) {
       const lostWorkbook = error instanceof SheetReadError && error.problem.kind === 'bad-xlsx' && /reading 'sheets'/.test(error.problem.reason);
-      if (!lostWorkbook || handedOn || typeof input !== 'string' || attempt === 3) throw error;
+      if (!lostWorkbook || handedOn || attempt === 3) throw error;
     }
   }
 }
 
-async function* readXlsxRowsOnce(input: string | Readable, sheet: string | undefined): AsyncGenerator<RawRow> {
+async function* readXlsxRowsOnce(input: string, sheet: string | undefined, zip: WorkbookZip): AsyncGenerator<RawRow> {
   const ExcelJS = await loadExcelJs();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input as string, {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
@@ -77,8 +91,7 @@ async function* readXlsxRowsOnce(input: string | Readable, sheet: string | undef
         continue;
       }
       found = true;
-      // Standard input cannot be read twice: its merged rows read as rows.
-      const merges: MergedRange[] = typeof input === 'string' ? await readMergedRanges(input, worksheet.id) : [];
+      const merges = zip.merges(worksheet.id);
       rows = worksheet[Symbol.asyncIterator]();
       for (;;) {
         const row = await rows.next();
