@@ -1,6 +1,7 @@
 // Shared helpers for the benches: run a command, time it, read its peak memory.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -14,16 +15,22 @@ export function runNode(args, options = {}) {
   return runProgram(process.execPath, args, options);
 }
 
-/** Run `program ...args` once, as runNode does. */
-export function runProgram(program, args, { env = {}, input, stdout = 'ignore' } = {}) {
+/**
+ * Run `program ...args` once, as runNode does. `stderr: 'ignore'` for a run whose people's
+ * text is too long to keep (a million lines): GNU time then writes its figure to a file.
+ */
+export function runProgram(program, args, { env = {}, input, stdout = 'ignore', stderr: err = 'pipe' } = {}) {
   const fullEnv = { ...process.env, CI: '1', NO_COLOR: '1', ...env };
   const cmd = gnuTime ?? program;
-  const cmdArgs = gnuTime ? ['-f', '%M', program, ...args] : args;
+  const figure = err === 'ignore' ? join(mkdtempSync(join(tmpdir(), 'econsig-bench-time-')), 'rss') : null;
+  const cmdArgs = gnuTime ? ['-f', '%M', ...(figure ? ['-o', figure] : []), program, ...args] : args;
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, cmdArgs, { env: fullEnv, input, stdio: ['pipe', stdout, 'pipe'], maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, cmdArgs, { env: fullEnv, input, stdio: ['pipe', stdout, err], maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const stderr = r.stderr?.toString() ?? '';
-  const kb = gnuTime ? Number(stderr.trim().split('\n').pop()) : NaN;
+  const timed = figure ? (existsSync(figure) ? readFileSync(figure, 'utf8') : '') : stderr;
+  if (figure) rmSync(dirname(figure), { recursive: true, force: true });
+  const kb = gnuTime ? Number(timed.trim().split('\n').pop()) : NaN;
   return { ms, rssMiB: kb / 1024, status: r.status, stderr, stdout: r.stdout?.toString() };
 }
 

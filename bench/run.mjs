@@ -18,6 +18,7 @@ for (const [name, file, fn, print] of [
   ['team', './team.mjs', 'benchTeam', 'printTeam'],
   ['store', './store.mjs', 'benchStore', 'printStore'],
   ['exe', './exe.mjs', 'benchExe', 'printExe'],
+  ['inputs', './inputs.mjs', 'benchInputs', 'printInputs'],
 ]) {
   if (!wanted(name) || !existsSync(new URL(file, import.meta.url))) continue;
   const mod = await import(file);

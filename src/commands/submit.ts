@@ -1,7 +1,7 @@
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { ExitCode } from '../errors.js';
 import { writeJunitReport } from '../flows/junit.js';
-import { checkTarget, dryRunRequests, sendPlan, inInputOrder, invalidResult, runSubmit, submitExitCode, withRecord } from '../flows/run-submit.js';
+import { type SubmitInputs, checkTarget, createTally, dryRunRequests, heldInputs, invalidResult, submitReports, withRecord } from '../flows/run-submit.js';
 import { StoreIncompleteError } from '../flows/submit-batch.js';
 import { expandInputs } from '../flows/inputs.js';
 import { checkSource, reportsExitCode } from '../flows/validate-files.js';
@@ -9,20 +9,20 @@ import { isLoopbackUrl } from '../service/client.js';
 import { type ResolvedSettings, guardService, listenerSettings, payloadRetentionMs, requireBaseUrl, resolveSettings } from '../settings/settings.js';
 import { SANDBOX_BASE_URL, type Settings } from '../settings/keys.js';
 import {
+  createInvalidFilesOutput,
   createSubmitProgress,
   renderDryRun,
-  renderInvalidFiles,
   renderNotice,
   renderResultsWritten,
   renderRetry,
   renderSubmitResults,
+  renderSubmitSummary,
   renderTarget,
 } from '../ui/submit-output.js';
 import { confirmTarget } from '../ui/prompts.js';
 import { msg } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { checkOutputPath } from '../safe-file.js';
-import type { SheetResults } from '../flows/sheet-results.js';
 import { renderStoreNotice } from '../ui/history-output.js';
 import type { StoreNotice } from '../record/record.js';
 import { answerKeeper } from '../record/kept-answers.js';
@@ -51,66 +51,91 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const now = new Date();
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
   const options = { cwd: process.cwd(), stdin: io.stdin, now, strict: input.strict, keepValues: true };
-  const sending: Sending = { input, ctx, settings, now, notices: [] };
+  const sending: Sending = { input, ctx, settings, now };
 
   const fromWizard = input.files.length === 0 || input.interactive;
   if (fromWizard) {
     const { submitFromWizard } = await import('./submit-wizard.js');
     // Settings again for each send: a clerk may log in in another terminal between two tries.
-    const send = async (reports: FileReport[]) =>
-      sendReports({ ...sending, settings: await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) }), fromWizard: true }, reports);
+    const send = async (reports: FileReport[]) => {
+      const resolved = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: settingFlags(input) });
+      return sendReports({ ...sending, settings: resolved, fromWizard: true }, planned(io, (onReport) => heldInputs(reports, onReport)));
+    };
     return submitFromWizard(input, ctx, options, settings, send);
   }
-  let reports: FileReport[];
   // Folders expanded first: a folder may hold sheets (*.csv, *.xlsx) beside JSON files.
   const sources = expandInputs(input.files, options.cwd);
-  if (sources.some((source) => isSheetInput(source.file, input.format))) {
-    const sheets = await import('../flows/sheet-inputs.js');
-    const read = await sheets.validateInputs(sources, { ...options, lang: io.lang, sheet: input.sheet, format: input.format, row: input.row });
-    reports = read.reports;
-    sending.notices = read.notices;
-    sending.openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(read.sheets, read.reports, input.results, options.cwd, io.lang);
-  } else {
-    reports = sources.map((source) => checkSource(source, options));
+  const inputs = sources.some((source) => isSheetInput(source.file, input.format))
+    ? await planned(io, async (onReport) =>
+        (await import('../flows/sheet-inputs.js')).readSheetInputs(sources, { ...options, lang: io.lang, sheet: input.sheet, format: input.format, row: input.row }, onReport),
+      )
+    : planned(io, (onReport) => heldInputs(sources.map((source) => checkSource(source, options)), onReport));
+  try {
+    return (await sendReports(sending, inputs)).code;
+  } finally {
+    inputs.close();
   }
-  return (await sendReports(sending, reports)).code;
 }
 
-/** What sending needs besides the reports. */
+/** Plan the inputs, showing each report's problems, warnings and notes as it is read (validate's way). */
+function planned<T extends SubmitInputs | Promise<SubmitInputs>>(io: Context['io'], plan: (onReport: (report: FileReport) => void) => T): T {
+  const shown = createInvalidFilesOutput(io);
+  const inputs = plan((report) => shown.add(report));
+  if (inputs instanceof Promise) return inputs.finally(() => shown.flush()) as T;
+  shown.flush();
+  return inputs;
+}
+
+/** What sending needs besides the inputs. */
 interface Sending {
   input: SubmitInput;
   ctx: Context;
   settings: ResolvedSettings;
   now: Date;
   fromWizard?: boolean;
-  /** Sheets (src/sheets): their header notices, and where results go back. */
-  notices: FileReport[];
-  openResults?: () => Promise<SheetResults>;
 }
 
-/** Send the valid reports (or show them, with --dry-run) and render the run; the exit code, and the results when anything was tried. */
-async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ code: number; results?: SubmitResult[] }> {
-  const { input, ctx, settings, now, notices, openResults } = sending;
+/**
+ * Send the valid reports (or show them, with --dry-run) and render the run; the exit code,
+ * and the results when they are kept (--json, --report, the wizard). Each result is told as
+ * it comes: its line, its row of the results sheet, the counts (issue 22: a sheet of a
+ * million rows is not held).
+ */
+async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ code: number; results?: SubmitResult[] }> {
+  const { input, ctx, settings, now } = sending;
   const { io } = ctx;
   const fromWizard = sending.fromWizard === true;
-  let sheetResults: SheetResults | undefined;
   const baseUrl = requireBaseUrl(settings);
   if (input.dryRun) {
     const oauth = settings.token?.source !== 'env' && (settings.values['auth.method'] === 'client-credentials' || (ctx.env.ECONSIG_CLIENT_SECRET ?? '') !== '');
     if (oauth) renderNotice(io, msg('service.dryRunOauth'));
     else if (!settings.token) renderNotice(io, msg('service.dryRunNoToken'));
-    renderInvalidFiles(io, reports);
+    // Every request is shown: the reports are held (a dry run is for a look, not a million rows).
+    const reports: FileReport[] = [];
+    for await (const report of inputs.reports()) reports.push(report);
     renderDryRun(io, dryRunRequests(reports, baseUrl, settings.token?.token), reports);
     return { code: reportsExitCode(reports) };
   }
+  const tally = createTally(io.json || input.report !== undefined || fromWizard);
+  const openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(inputs.sheets, input.results, process.cwd(), io.lang);
+  const finish = async (sheetResults: Awaited<ReturnType<typeof openResults>> | undefined, extra: Parameters<typeof renderSubmitSummary>[2]): Promise<void> => {
+    if (sheetResults) renderResultsWritten(io, await sheetResults.finish());
+    if (tally.results) renderSubmitResults(io, tally.results, extra);
+    else renderSubmitSummary(io, tally, extra);
+  };
 
   // Nothing to send (every file unreadable or invalid): say so without asking for a token.
-  if (!reports.some((r) => r.ok)) {
-    const results = reports.map(invalidResult);
-    renderInvalidFiles(io, [...notices, ...reports]);
-    if (openResults) renderResultsWritten(io, await (await openResults()).finish(results));
-    renderSubmitResults(io, results, { interrupted: false });
-    return { code: submitExitCode(results), results };
+  if (inputs.plan.toSend === 0) {
+    const sheetResults = inputs.sheets.length > 0 ? await openResults() : undefined;
+    let index = 0;
+    for await (const report of inputs.reports()) {
+      const result = invalidResult(report);
+      sheetResults?.expect(report);
+      sheetResults?.add(result);
+      tally.add(index++, result);
+    }
+    await finish(sheetResults, { interrupted: false });
+    return { code: tally.exitCode(), ...(tally.results ? { results: tally.results } : {}) };
   }
 
   // No token (or client secret), unusable TLS files, or a plain-http remote host: fail before anything leaves.
@@ -121,10 +146,9 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   checkTarget(baseUrl);
   // The files the run writes: a link or a FIFO there is refused before anything is sent.
   if (input.report) checkOutputPath(input.report);
-  renderInvalidFiles(io, [...notices, ...reports]);
-  if (openResults) sheetResults = await openResults();
-  const sendable = reports.filter((r) => r.ok).length;
-  const plan = sendPlan(reports);
+  // Opened before the first POST: a results file that cannot be written stops the run here.
+  const sheetResults = inputs.sheets.length > 0 ? await openResults() : undefined;
+  const plan = inputs.plan;
   // A real service (not this machine) on a terminal: say where, and ask, unless --yes.
   // The wizard's own "Submit" was the confirmation; CI never prompts.
   if (!input.yes && io.canPrompt && !fromWizard && !isLoopbackUrl(baseUrl)) {
@@ -134,17 +158,22 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
   const values = settings.values;
-  const shown = await createSubmitProgress(io, sendable, ctx.signal);
-  const progress = sheetResults ? sheetResults.tee(shown, input.wait) : shown;
+  const progress = await createSubmitProgress(io, plan.toSend + plan.duplicates, ctx.signal);
   const started = Date.now();
-  let results;
+  async function* reports(): AsyncGenerator<FileReport> {
+    for await (const report of inputs.reports()) {
+      sheetResults?.expect(report);
+      yield report;
+    }
+  }
+  let notStored: StoreIncompleteError | undefined;
   try {
     // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
     const wait = input.wait ? { listener: waitListener(settings), listen: !(values['database-url'] && !input.listen) } : undefined;
     const record = { home: settings.paths.home, databaseUrl: values['database-url'], payloadRetentionMs: payloadRetentionMs(values), onNotice: (notice: StoreNotice) => renderStoreNotice(io, notice), wait };
-    results = await withRecord(record, (store, waiter) => {
+    await withRecord(record, (store, waiter) => {
       renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waiter ? { wait: waiter.mode } : {}) });
-      return runSubmit(reports, {
+      return submitReports(reports(), {
         store,
         ...(waiter ? { wait: { waiter, timeoutMs: values['wait-timeout'] * 1000 } } : {}),
         profile: settings.profile.name,
@@ -161,24 +190,25 @@ async function sendReports(sending: Sending, reports: FileReport[]): Promise<{ c
         onRetry: (info) => renderRetry(io, info),
         progress,
         keeper: answerKeeper(settings.paths.home, store),
+        repeated: plan.repeated,
+        onResult: (index, result) => {
+          sheetResults?.add(result);
+          tally.add(index, result);
+        },
       });
     });
   } catch (error) {
-    progress.stop();
     // The store failed during the run: the results (contract ids included) are still its
-    // truth, printed in full with a warning that they are not all in the store; exit 74.
+    // truth, shown in full with a warning that they are not all in the store; exit 74.
     if (!(error instanceof StoreIncompleteError)) throw error;
-    const all = inInputOrder(reports, error.results);
-    if (sheetResults) renderResultsWritten(io, await sheetResults.finish(all));
-    renderSubmitResults(io, all, { interrupted: ctx.signal.aborted, notStored: error });
-    return { code: error.exitCode, results: all };
+    notStored = error;
+  } finally {
+    progress.stop();
   }
-  progress.stop();
-
   const interrupted = ctx.signal.aborted;
-  if (sheetResults) renderResultsWritten(io, await sheetResults.finish(results));
-  renderSubmitResults(io, results, { interrupted });
-  if (input.report) writeJunitReport(input.report, results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io });
-  // Ctrl-C: what was in flight is recorded; running the same command again sends the rest.
-  return { code: interrupted ? ExitCode.interrupted : submitExitCode(results), results };
+  await finish(sheetResults, { interrupted, ...(notStored ? { notStored } : {}) });
+  if (notStored) return { code: notStored.exitCode, ...(tally.results ? { results: tally.results } : {}) };
+  if (input.report && tally.results) writeJunitReport(input.report, tally.results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io });
+  // Ctrl-C: what was in flight is recorded; running the same command again sends only the rest.
+  return { code: interrupted ? ExitCode.interrupted : tally.exitCode(), ...(tally.results ? { results: tally.results } : {}) };
 }

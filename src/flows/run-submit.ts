@@ -6,7 +6,7 @@
  */
 import { type Message, msg } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
-import { exitCodeFor, firstFailure } from '../domain/outcome.js';
+import { type Outcome, exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { openStore } from '../record/open.js';
@@ -14,10 +14,11 @@ import type { Store, StoreNotice } from '../record/record.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import { storeId } from '../settings/home.js';
 import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
-import { type BatchProgress, type SubmitItem, submitBatch } from './submit-batch.js';
+import { type BatchProgress, StoreIncompleteError, type SubmitItem, sendItems } from './submit-batch.js';
 import type { TokenSource } from '../service/token-source.js';
 import type { TlsConnectOptions } from '../settings/tls-files.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
+import type { SheetInput } from './sheet-inputs.js';
 
 export interface RecordOptions {
   home: string;
@@ -115,11 +116,39 @@ export function dryRunRequests(reports: readonly FileReport[], baseUrl: string, 
   );
 }
 
+/** Reports to send: a list, or as they are read (each sheet row read as the batch takes it). */
+export type Reports = Iterable<FileReport> | AsyncIterable<FileReport>;
+
+export interface StreamSubmitOptions extends RunSubmitOptions {
+  /** The proposals listed more than once among the valid reports (the plan's `repeated`). */
+  repeated: ReadonlySet<string>;
+  /** Each report's result, once, in any order: `index` is its place among the reports. */
+  onResult(index: number, result: SubmitResult): void;
+}
+
+/** Every file's result in input order, the invalid ones not sent (submitReports over a list). */
 export async function runSubmit(reports: readonly FileReport[], options: RunSubmitOptions): Promise<SubmitResult[]> {
-  const items: SubmitItem[] = reports.flatMap((r) =>
-    r.ok && r.value ? [{ file: r.file, ...(r.row !== undefined ? { row: r.row } : {}), body: r.value as SubmitItem['body'], warnings: r.warnings }] : [],
-  );
-  if (items.length === 0) return inInputOrder(reports, []);
+  const results: SubmitResult[] = new Array(reports.length);
+  const onResult = (index: number, result: SubmitResult): void => void (results[index] = result);
+  if (!reports.some((r) => r.ok && r.value)) {
+    reports.forEach((report, index) => onResult(index, invalidResult(report)));
+    return results;
+  }
+  try {
+    await submitReports(reports, { ...options, repeated: planReports(reports).repeated, onResult });
+  } catch (error) {
+    if (error instanceof StoreIncompleteError) throw new StoreIncompleteError(results, error.failure);
+    throw error;
+  }
+  return results;
+}
+
+/**
+ * Send the valid reports, read as the batch takes them (a sheet is not held), through an
+ * HTTP client of its own, closed however it ends; an invalid report's result is told as it
+ * is read. StoreIncompleteError (the store failed) comes once every result was told.
+ */
+export async function submitReports(reports: Reports, options: StreamSubmitOptions): Promise<void> {
   let client;
   try {
     client = createServiceClient({
@@ -136,8 +165,23 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
     }
     throw error;
   }
+  // The batch numbers the items it is given; each is mapped back to its report while in flight.
+  const reportOf = new Map<number, number>();
+  async function* itemsOf(): AsyncGenerator<SubmitItem> {
+    let index = 0;
+    let position = 0;
+    for await (const report of reports) {
+      const at = index++;
+      if (!(report.ok && report.value)) {
+        options.onResult(at, invalidResult(report));
+        continue;
+      }
+      reportOf.set(position++, at);
+      yield { file: report.file, ...(report.row !== undefined ? { row: report.row } : {}), body: report.value as SubmitItem['body'], warnings: report.warnings };
+    }
+  }
   try {
-    const sent = await submitBatch(items, {
+    await sendItems(itemsOf(), {
       client,
       store: options.store,
       profile: options.profile,
@@ -152,40 +196,130 @@ export async function runSubmit(reports: readonly FileReport[], options: RunSubm
       now: options.now ?? (() => new Date()),
       ...(options.progress ? { progress: options.progress } : {}),
       keeper: options.keeper,
+      repeated: options.repeated,
+      onSettled: (position, result) => {
+        const at = reportOf.get(position) as number;
+        reportOf.delete(position);
+        options.onResult(at, result);
+      },
     });
-    return inInputOrder(reports, sent);
   } finally {
     await client.close();
   }
 }
 
-/**
- * What a run will try to send (the target line, issue 14): the valid files, less the later
- * copies of a proposal already in the batch (sent once); and what is not sent.
- */
-export function sendPlan(reports: readonly FileReport[]): { toSend: number; invalid: number; duplicates: number } {
-  const seen = new Set<string>();
-  let toSend = 0;
-  let duplicates = 0;
-  for (const report of reports) {
-    if (!report.ok || !report.value) continue;
-    const id = (report.value as { idProposta: string }).idProposta;
-    if (seen.has(id)) duplicates += 1;
-    else {
-      seen.add(id);
-      toSend += 1;
-    }
-  }
-  return { toSend, invalid: reports.length - toSend - duplicates, duplicates };
+/** What a run will try to send (the target line, issue 14), counted report by report. */
+export interface SendPlan {
+  /** The valid reports, less the later copies of a proposal already in the batch (sent once). */
+  toSend: number;
+  /** Reports not sent: invalid or unreadable. */
+  invalid: number;
+  /** Later copies of a proposal already in the batch. */
+  duplicates: number;
+  /** The proposals listed more than once among the valid reports. */
+  repeated: Set<string>;
 }
 
-/** Every file's result in input order: the sent ones from `sent` (same order), the others invalid. */
-export function inInputOrder(reports: readonly FileReport[], sent: readonly SubmitResult[]): SubmitResult[] {
-  let next = 0;
-  return reports.map((report) => (report.ok && report.value ? (sent[next++] as SubmitResult) : invalidResult(report)));
+/**
+ * Plan a run as its reports are read: `add` each, in input order. Holds the proposal ids
+ * (to find the copies), not the reports.
+ */
+export function createPlanner(): { add(report: FileReport): void; plan(): SendPlan } {
+  const seen = new Set<string>();
+  const plan: SendPlan = { toSend: 0, invalid: 0, duplicates: 0, repeated: new Set() };
+  return {
+    add(report) {
+      if (!report.ok || !report.value) {
+        plan.invalid += 1;
+        return;
+      }
+      const id = (report.value as { idProposta: string }).idProposta;
+      if (seen.has(id)) {
+        plan.duplicates += 1;
+        plan.repeated.add(id);
+      } else {
+        seen.add(id);
+        plan.toSend += 1;
+      }
+    },
+    plan: () => plan,
+  };
+}
+
+/** The plan of a list of reports. */
+export function planReports(reports: readonly FileReport[]): SendPlan {
+  const planner = createPlanner();
+  for (const report of reports) planner.add(report);
+  return planner.plan();
+}
+
+/**
+ * What a run came to, told result by result in any order: the count of each outcome, the
+ * exit code of the first file in input order that did not succeed, and, when `keep` (--json,
+ * --report, the wizard), every result in input order. Without `keep` it holds no result.
+ */
+export interface RunTally {
+  add(index: number, result: SubmitResult): void;
+  readonly total: number;
+  /** Each outcome's count, in the order of its first file in input order (the summary's order). */
+  readonly counts: ReadonlyMap<Outcome, number>;
+  exitCode(): number;
+  /** Every result in input order (only when kept). */
+  readonly results: SubmitResult[] | undefined;
+}
+
+export function createTally(keep: boolean): RunTally {
+  const counts = new Map<Outcome, { n: number; first: number }>();
+  const results: SubmitResult[] | undefined = keep ? [] : undefined;
+  let total = 0;
+  let failure: { index: number; code: number } | undefined;
+  return {
+    add(index, result) {
+      total += 1;
+      const count = counts.get(result.outcome);
+      if (count === undefined) counts.set(result.outcome, { n: 1, first: index });
+      else {
+        count.n += 1;
+        count.first = Math.min(count.first, index);
+      }
+      if (result.exitCode !== ExitCode.ok && (failure === undefined || index < failure.index)) failure = { index, code: result.exitCode };
+      if (results) results[index] = result;
+    },
+    get total() {
+      return total;
+    },
+    get counts() {
+      return new Map([...counts].sort(([, a], [, b]) => a.first - b.first).map(([outcome, count]) => [outcome, count.n]));
+    },
+    exitCode: () => failure?.code ?? ExitCode.ok,
+    results,
+  };
 }
 
 /** 0 when every file succeeded; otherwise the code of the first that did not. */
 export function submitExitCode(results: readonly SubmitResult[]): number {
   return firstFailure(results.map((r) => r.exitCode));
+}
+
+/**
+ * submit's inputs, planned before anything is sent: the plan (the target line, the
+ * confirmation, the copies to send once), the sheets whose results go back, and the reports
+ * again, in input order, as the batch sends (issue 22: a sheet is read twice, never held).
+ */
+export interface SubmitInputs {
+  plan: SendPlan;
+  sheets: SheetInput[];
+  reports(): Reports;
+  /** Remove what reading left (standard input's temporary copy). */
+  close(): void;
+}
+
+/** Reports already in memory (JSON files, the wizard's one document), each shown to `onReport` as it is planned. */
+export function heldInputs(reports: readonly FileReport[], onReport: (report: FileReport) => void): SubmitInputs {
+  const planner = createPlanner();
+  for (const report of reports) {
+    planner.add(report);
+    onReport(report);
+  }
+  return { plan: planner.plan(), sheets: [], reports: () => reports, close: () => undefined };
 }

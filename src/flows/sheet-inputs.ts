@@ -1,13 +1,16 @@
 /**
  * The hook between the input reading of `validate` and `submit` and the sheet code: a
  * `.csv`, `.xlsx` (or `-` with `--format`) becomes one report per row. Loaded only when an
- * input is a sheet, so JSON-only runs start as before.
+ * input is a sheet, so JSON-only runs start as before. submit reads its sheets twice (plan,
+ * then send), so that a sheet of a million rows is never held (issue 22).
  */
 import { ExitCode, UsageError } from '../errors.js';
-import { type SheetOptions, type SheetReport, checkSheet } from '../sheets/check-sheet.js';
+import { type SheetOptions, type SheetReport, checkSheet, problemOfSheet } from '../sheets/check-sheet.js';
 import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
+import { type Spooled, spoolToFile } from '../sheets/spool.js';
 import { type Message, msg } from '../i18n/index.js';
 import type { StdinReader } from './inputs.js';
+import { type SubmitInputs, createPlanner } from './run-submit.js';
 import { checkSource } from './validate-files.js';
 import type { Source, FileReport } from '../domain/report.js';
 
@@ -41,46 +44,99 @@ export interface SheetInput {
   header: string[];
   /** The row number of the header. */
   headerRow: number;
+  /** Its data rows (those of `--row` only). */
+  rows: number;
 }
 
+type ReadOptions = SheetInputOptions & { cwd: string };
+
 /**
- * submit's reading of its inputs: JSON files as before, each sheet as one report per data
- * row (cells kept for the results sheet). The header entries are not submissions: a
- * header with problems becomes a failed report of the file.
+ * submit's reading of its inputs, in order: JSON files as before (or their report from
+ * `held`, by the source's place), each sheet as one report per data row (cells kept for the
+ * results sheet). The header entries are not submissions: a sound header goes to
+ * `onHeader` (its warnings and notes are shown once), a header with problems is a failed
+ * report of the file. `--row` keeps that row of each sheet only.
  */
-export async function validateInputs(
+async function* readReports(
   sources: readonly Source[],
-  options: SheetInputOptions & { cwd: string },
-): Promise<{ reports: FileReport[]; notices: FileReport[]; sheets: SheetInput[] }> {
-  const reports: FileReport[] = [];
-  const notices: FileReport[] = [];
-  const sheets: SheetInput[] = [];
-  for (const source of sources) {
+  options: ReadOptions,
+  onHeader: (report: SheetReport, format: SheetFormat, source: number) => void,
+  held: ReadonlyMap<number, FileReport>,
+): AsyncGenerator<{ report: FileReport; source: number }> {
+  for (const [at, source] of sources.entries()) {
     const format = sheetFormatOf(source.file, options.format);
     if (format === undefined) {
-      reports.push(checkSource(source, { ...options, stdin: options.stdin as StdinReader }));
+      yield { report: held.get(at) ?? checkSource(source, { ...options, stdin: options.stdin as StdinReader }), source: at };
       continue;
     }
+    let found = false;
     for await (const report of checkSheetSource(source, { ...options, keepCells: true, keepValues: true })) {
       const row = report as SheetReport;
       if (row.header) {
-        if (typeof format === 'string' && row.cells && !sheets.some((s) => s.file === source.file)) {
-          sheets.push({ file: source.file, absolute: source.absolute, format, header: row.cells, headerRow: row.row });
-        }
-        // A sound header is no submission; its warnings and notes are still shown.
-        if (row.ok) {
-          if (row.warnings.length > 0 || row.notes?.length) notices.push(row);
-          continue;
-        }
+        if (typeof format === 'string') onHeader(row, format, at);
+        if (row.ok) continue;
       }
       if (options.row !== undefined && row.row !== undefined && row.row !== options.row && !row.header) continue;
-      reports.push(report);
+      if (row.row === options.row) found = true;
+      yield { report, source: at };
     }
-    if (options.row !== undefined && !reports.some((r) => r.file === source.file && r.row === options.row)) {
+    if (options.row !== undefined && !found) {
       throw new UsageError(msg('sheet.noDataRow', { row: options.row, file: source.file }), msg('sheet.noDataRowHint'));
     }
   }
-  return { reports, notices, sheets };
+}
+
+/**
+ * submit's inputs when one is a sheet: read once to plan (each report shown to `onReport`
+ * as it comes, header notes included; the ids counted, the rows not kept), then again, row
+ * by row, as the batch sends. The JSON files among them are small and held as before (read
+ * once). A sheet on standard input is copied to a temporary file, to be read twice.
+ */
+export async function readSheetInputs(sources: readonly Source[], options: ReadOptions, onReport: (report: FileReport) => void): Promise<SubmitInputs> {
+  const stdin = options.stdin as { isTTY?: boolean } & AsyncIterable<Buffer | string>;
+  let spooled: Spooled | undefined;
+  // What is read: standard input's sheet from its copy. What is shown stays `-`.
+  const read: Source[] = [];
+  for (const source of sources) {
+    if (source.absolute !== null || sheetFormatOf(source.file, options.format) === undefined || stdin.isTTY) {
+      read.push(source);
+      continue;
+    }
+    try {
+      spooled ??= await spoolToFile(stdin);
+      read.push({ ...source, absolute: spooled.path });
+    } catch (error) {
+      read.push({ ...source, problem: problemOfSheet(error, source).message });
+    }
+  }
+  const close = (): void => spooled?.remove();
+  try {
+    const planner = createPlanner();
+    const sheets: SheetInput[] = [];
+    const held = new Map<number, FileReport>();
+    const onHeader = (header: SheetReport, format: SheetFormat, at: number): void => {
+      if (header.cells && !sheets.some((s) => s.file === header.file)) {
+        sheets.push({ file: header.file, absolute: (sources[at] as Source).absolute, format, header: header.cells, headerRow: header.row, rows: 0 });
+      }
+      if (header.ok && (header.warnings.length > 0 || header.notes?.length)) onReport(header);
+    };
+    for await (const { report, source } of readReports(read, options, onHeader, held)) {
+      planner.add(report);
+      onReport(report);
+      if (sheetFormatOf(report.file, options.format) === undefined) held.set(source, report);
+      else if (!report.header) {
+        const sheet = sheets.find((s) => s.file === report.file);
+        if (sheet) sheet.rows += 1;
+      }
+    }
+    async function* reports(): AsyncGenerator<FileReport> {
+      for await (const { report } of readReports(read, options, () => undefined, held)) yield report;
+    }
+    return { plan: planner.plan(), sheets, reports, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
 }
 
 /**

@@ -367,9 +367,16 @@ const reasonOf = (reason: string | null): Value => (reason ? { items: [': ', per
 /** A file, or a sheet's row. */
 const where = (item: { file: string; row?: number }): Value => (item.row === undefined ? item.file : msg('sheet.fileRow', { file: item.file, row: item.row }));
 
+/** The first of a proposal listed more than once: where it is, and the hash of its body. */
+interface First {
+  file: string;
+  row?: number;
+  hash: string;
+}
+
 /** The settlement of a later copy of a proposal already in this batch. */
-function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): SubmitResult {
-  if (bodyHash(item.body) === bodyHash(first.body)) {
+function copyOf(item: SubmitItem, first: First, settled: SubmitResult): SubmitResult {
+  if (bodyHash(item.body) === first.hash) {
     return { ...settled, file: item.file, row: item.row, warnings: item.warnings, message: msg('run.sameAs', { file: where(first), message: settled.message }) };
   }
   const partial = base(item);
@@ -377,35 +384,98 @@ function copyOf(item: SubmitItem, first: SubmitItem, settled: SubmitResult): Sub
   return withOutcome(partial, 'skipped', msg('run.alsoIn', { id: item.body.idProposta, file: where(first) }), msg('run.hintAlsoIn'));
 }
 
-/**
- * Send every item with at most `concurrency` in flight, in input order of start; wait for
- * each result with a waiter, without holding a slot. On abort, or after a 401, nothing new
- * is sent; what is in flight finishes and is recorded. When the store fails, nothing new is sent either (a claim that cannot
- * be recorded is never sent): what is in flight finishes, and StoreIncompleteError
- * carries every result.
- */
+/** Items to send: a list, or as they are read (a sheet of a million rows, one row at a time). */
+export type BatchItems = Iterable<SubmitItem> | AsyncIterable<SubmitItem>;
+
+export interface StreamOptions extends BatchOptions {
+  /**
+   * The proposals listed more than once among the items (run-submit.ts's plan): only for
+   * them is the first's result kept, to settle its copies. The items themselves are not kept.
+   */
+  repeated: ReadonlySet<string>;
+  /** Each item's final result, once, in any order: `position` is its place among the items. */
+  onSettled(position: number, result: SubmitResult): void;
+}
+
+/** Every item's result, in the order of `items` (sendItems over a list). */
 export async function submitBatch(items: readonly SubmitItem[], options: BatchOptions): Promise<SubmitResult[]> {
   const results: SubmitResult[] = new Array(items.length);
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const item of items) (seen.has(item.body.idProposta) ? repeated : seen).add(item.body.idProposta);
+  try {
+    await sendItems(items, { ...options, repeated, onSettled: (position, result) => void (results[position] = result) });
+  } catch (error) {
+    if (error instanceof StoreIncompleteError) throw new StoreIncompleteError(results, error.failure, error.aside);
+    throw error;
+  }
+  return results;
+}
+
+/**
+ * Send every item with at most `concurrency` in flight, in input order of start; wait for
+ * each result with a waiter, without holding a slot. Items are taken from `items` only as a
+ * slot frees, so a sheet is read as fast as it is sent and nothing is held but what is in
+ * flight (and the first result of a proposal listed twice). On abort, or after a 401,
+ * nothing new is sent; what is in flight finishes and is recorded, and every item not taken
+ * is still settled (skipped). When the store fails, nothing new is sent either (a claim that
+ * cannot be recorded is never sent): what is in flight finishes, and StoreIncompleteError
+ * says so once every result is settled.
+ */
+export async function sendItems(items: BatchItems, options: StreamOptions): Promise<void> {
+  const source: Iterator<SubmitItem> | AsyncIterator<SubmitItem> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   // One proposal listed twice in a batch is sent once, whatever the concurrency: the later
-  // copies are settled from the first (deterministic, in input order).
-  const firstIndex = new Map<string, number>();
-  const copies: Array<[number, number]> = [];
-  const queue: number[] = [];
-  items.forEach((item, index) => {
-    const first = firstIndex.get(item.body.idProposta);
-    if (first === undefined) {
-      firstIndex.set(item.body.idProposta, index);
-      queue.push(index);
-    } else {
-      copies.push([index, first]);
+  // copies are settled from the first (deterministic, in input order), as soon as it is.
+  const firsts = new Map<string, First & { position: number; settled?: SubmitResult; copies: Array<{ position: number; item: SubmitItem }> }>();
+  const settleCopy = (position: number, item: SubmitItem, first: First, settled: SubmitResult): void => {
+    const result = copyOf(item, first, settled);
+    options.onSettled(position, result);
+    options.progress?.onAnswer?.(result);
+  };
+  const settle = (position: number, item: SubmitItem, result: SubmitResult): void => {
+    options.onSettled(position, result);
+    const first = options.repeated.has(item.body.idProposta) ? firsts.get(item.body.idProposta) : undefined;
+    if (first?.position !== position) return;
+    first.settled = result;
+    for (const copy of first.copies.splice(0)) settleCopy(copy.position, copy.item, first, result);
+  };
+  // Taken one at a time, in input order, however many workers ask at once.
+  let taken = 0;
+  let exhausted = false;
+  const takeNow = async (): Promise<{ position: number; item: SubmitItem } | undefined> => {
+    while (!exhausted) {
+      const step = await source.next();
+      if (step.done) {
+        exhausted = true;
+        break;
+      }
+      const position = taken++;
+      const item = step.value;
+      const id = item.body.idProposta;
+      if (!options.repeated.has(id)) return { position, item };
+      const first = firsts.get(id);
+      if (first === undefined) {
+        firsts.set(id, { file: item.file, ...(item.row !== undefined ? { row: item.row } : {}), hash: bodyHash(item.body), position, copies: [] });
+        return { position, item };
+      }
+      if (first.settled) settleCopy(position, item, first, first.settled);
+      else first.copies.push({ position, item });
     }
-  });
+    return undefined;
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  const take = (): Promise<{ position: number; item: SubmitItem } | undefined> => {
+    const next = queue.then(takeNow);
+    queue = next.catch(() => undefined);
+    return next;
+  };
   // Answers are not awaited one by one; all of them are before this returns. The claim had
   // to be durable before the POST; the answer need not hold up the next send: lost in a
   // crash, the claim reads as unanswered, which the guard treats as "may exist". Each is
   // handled at once, so a failed write is never an unhandled rejection; an answer the store
-  // refuses is kept aside (options.keeper) or named for the operator to record.
-  const writes: Promise<void>[] = [];
+  // refuses is kept aside (options.keeper) or named for the operator to record. A write
+  // leaves the set once done: a run of a million rows holds only those in flight.
+  const writes = new Set<Promise<void>>();
   let writeError: unknown;
   const aside: AnswersAside = { file: options.keeper?.file ?? null, kept: 0, unrecorded: [] };
   const recordAnswer = (ref: string, item: SubmitItem, answer: AnswerRecord): void => {
@@ -420,39 +490,59 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
         aside.unrecorded.push({ idProposta: item.body.idProposta, outcome: answer.outcome, idContrato: answer.idContrato });
       }
     };
-    writes.push(options.store.recordAnswer(ref, answer).catch(refused));
+    const pending: Promise<void> = options.store
+      .recordAnswer(ref, answer)
+      .catch(refused)
+      .finally(() => writes.delete(pending));
+    writes.add(pending);
   };
   // A 401 means the token is wrong for every file: nothing more is sent (issue 14). So does a
   // service that cannot be reached once the retries are spent: the next file would wait the same.
   let refused: SubmitResult | undefined;
   let unreachable: SubmitResult | undefined;
   const stopped = (): boolean => options.signal.aborted || writeError !== undefined || refused !== undefined || unreachable !== undefined;
+  /** An item not sent because the batch stopped: interrupted, refused (401), unreachable, or the store failed. */
+  const notSent = (item: SubmitItem): SubmitResult => {
+    if (options.signal.aborted) return interrupted(item);
+    if (refused) return withOutcome(base(item), 'skipped', msg('run.refusedEarlier', { file: where(refused) }));
+    if (unreachable) return withOutcome(base(item), 'skipped', msg('run.unreachableEarlier', { file: where(unreachable) }));
+    return withOutcome(base(item), 'skipped', msg('run.storeFailedEarlier'));
+  };
   // --wait: a result is awaited outside the worker, so a slot is free for the next send as
   // soon as the 202 is in; the batch takes about the send time plus one result's delay.
-  const waits: Promise<void>[] = [];
+  const waits = new Set<Promise<void>>();
   let waitError: unknown;
-  const awaitResult = (index: number, accepted: SubmitResult, started: number): void => {
-    waits.push(
-      waitForResult(accepted, options).then(
+  const awaitResult = (position: number, item: SubmitItem, accepted: SubmitResult, started: number): void => {
+    const waiting: Promise<void> = waitForResult(accepted, options)
+      .then(
         (found) => {
           const final = { ...found, elapsedMs: options.now().getTime() - started };
-          results[index] = final;
+          settle(position, item, final);
           options.progress?.onResult?.(final);
         },
         (error: unknown) => {
           if (error instanceof StorageError) writeError ??= error;
           else waitError ??= error;
+          settle(position, item, accepted);
         },
-      ),
-    );
+      )
+      .finally(() => waits.delete(waiting));
+    waits.add(waiting);
   };
   // Each worker claims its proposal right before sending it: the claims of the workers that
   // start together fall into one commit of the store (it groups the writes of one turn).
-  let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < queue.length && !stopped()) {
-      const index = queue[next++] as number;
-      const item = items[index] as SubmitItem;
+    while (!stopped()) {
+      const next = await take();
+      if (next === undefined) return;
+      const { position, item } = next;
+      if (stopped()) {
+        // Taken as the batch stopped: not sent, not claimed.
+        const result = notSent(item);
+        settle(position, item, result);
+        options.progress?.onAnswer?.(result);
+        return;
+      }
       const started = options.now().getTime();
       let ready: Prepared;
       try {
@@ -460,7 +550,8 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
-        results[index] = withOutcome(base(item), 'skipped', msg('run.claimNotRecorded', { cause: error.text ?? error.message }), error.hintText);
+        const result = withOutcome(base(item), 'skipped', msg('run.claimNotRecorded', { cause: error.text ?? error.message }), error.hintText);
+        settle(position, item, result);
         continue;
       }
       let result: SubmitResult;
@@ -476,32 +567,24 @@ export async function submitBatch(items: readonly SubmitItem[], options: BatchOp
         if (result.outcome === 'unauthorized') refused ??= result;
         if (result.outcome === 'unavailable') unreachable ??= result;
       }
-      results[index] = result;
       options.progress?.onAnswer?.(result);
-      if (options.wait && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(index, result, started);
+      if (options.wait && result.outcome === 'accepted' && !options.signal.aborted) awaitResult(position, item, result, started);
+      else settle(position, item, result);
     }
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker);
-  await Promise.all(workers);
-  // Interrupted, refused (401), unreachable or the store failed: what was never taken is not sent (and not recorded).
-  for (let position = next; position < queue.length; position++) {
-    const index = queue[position] as number;
-    const item = items[index] as SubmitItem;
-    if (options.signal.aborted) results[index] = interrupted(item);
-    else if (refused) results[index] = withOutcome(base(item), 'skipped', msg('run.refusedEarlier', { file: where(refused) }));
-    else if (unreachable) results[index] = withOutcome(base(item), 'skipped', msg('run.unreachableEarlier', { file: where(unreachable) }));
-    else results[index] = withOutcome(base(item), 'skipped', msg('run.storeFailedEarlier'));
-    // Every file gets its line (issue 14), those never sent included.
-    options.progress?.onAnswer?.(results[index] as SubmitResult);
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  // Interrupted, refused (401), unreachable or the store failed: what was never taken is not
+  // sent (and not recorded), yet every file gets its line (issue 14), those never sent included.
+  for (let next = await take(); next !== undefined; next = await take()) {
+    const result = notSent(next.item);
+    settle(next.position, next.item, result);
+    options.progress?.onAnswer?.(result);
   }
-  await Promise.all(waits);
+  await Promise.all([...waits]);
   if (waitError !== undefined) throw waitError;
-  await Promise.all(writes);
-  for (const [index, first] of copies) results[index] = copyOf(items[index] as SubmitItem, items[first] as SubmitItem, results[first] as SubmitResult);
-  for (const [index] of copies) options.progress?.onAnswer?.(results[index] as SubmitResult);
+  await Promise.all([...writes]);
   if (writeError !== undefined) {
     const failure = writeError instanceof StorageError ? writeError : new StorageError(options.store.location, msg('store.cannotWrite'), undefined, msg('store.hintOther', { location: options.store.location }), writeError);
-    throw new StoreIncompleteError(results, failure, aside);
+    throw new StoreIncompleteError([], failure, aside);
   }
-  return results;
 }

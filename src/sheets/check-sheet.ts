@@ -347,7 +347,8 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : bytes >= 1024 ** 2 ? `${bytes / 1024 ** 2} MiB` : `${bytes / 1024} KiB`;
 }
 
-function describeReadError(error: unknown, source: Source): { message: Message; exitCode: ExitCode } {
+/** What to say of a sheet that cannot be read (a SheetReadError, or the system's error), and its exit code. */
+export function problemOfSheet(error: unknown, source: Source): { message: Message; exitCode: ExitCode } {
   if (error instanceof SheetReadError) {
     const p = error.problem;
     switch (p.kind) {
@@ -408,7 +409,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
   try {
     rows = await rowsOf(source, format, options);
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source);
+    const { message, exitCode } = problemOfSheet(error, source);
     yield fail(exitCode, message);
     return;
   }
@@ -500,7 +501,7 @@ export async function* checkSheet(source: Source, format: SheetFormat, options: 
       yield* reportsOf(taken.rest);
     }
   } catch (error) {
-    const { message, exitCode } = describeReadError(error, source);
+    const { message, exitCode } = problemOfSheet(error, source);
     if (header === undefined) {
       yield fail(exitCode, message);
       return;

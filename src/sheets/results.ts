@@ -2,20 +2,21 @@
  * The results sheet of `submit <sheet>`: the original columns of every input row, then
  * idContrato, outcome, httpStatus, erros, result; one row per input row, in input order.
  *
- * Written as the batch goes, so a crash leaves the rows done so far: each row is appended
- * to a partial CSV beside the target (`<name>.parcial.csv`, 0600) as soon as it and every
- * row before it have their final result (a row waiting for an earlier one waits a little;
- * order is the promise). At the end the target is written whole through src/safe-file.ts
- * (a temporary file renamed over it; a link at the target refused before anything is
- * sent) and the partial removed: the xlsx in one go (header bold and frozen, outcomes
- * coloured, widths set; a zip is only valid once closed), the CSV again in full.
+ * Written as the batch goes, so a crash leaves the rows done so far and nothing is held but
+ * the rows waiting for an earlier one (issue 22): each row is appended to a partial CSV
+ * beside the target (`<name>.parcial.csv`, 0600) as soon as it and every row before it have
+ * their final result (order is the promise). Through src/safe-file.ts: a link at the target
+ * is refused before anything is sent, and the target appears whole at the end. For a CSV
+ * target the partial is its temporary file, renamed over it; an xlsx target is streamed row
+ * by row to a temporary file beside it (header bold and frozen, outcomes coloured, widths
+ * set; a zip is only valid once closed), renamed over it at the end, and the partial removed.
  */
-import { closeSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { looksLikeFormula } from '../domain/formula.js';
 import { EconsigError, ExitCode } from '../errors.js';
 import { type Lang, msg, say } from '../i18n/index.js';
-import { checkOutputPath, createFile, writeFileSafely } from '../safe-file.js';
+import { type PendingFile, openPendingFile } from '../safe-file.js';
+import type { ResultsWorkbook } from './xlsx-writer.js';
 import type { SheetFormat } from './kind.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -73,75 +74,98 @@ function cannotWrite(path: string, error: unknown): EconsigError {
 }
 
 export interface ResultsWriter {
+  /** A data row as it is read, in input order: its cells wait here for its result. */
+  expect(report: FileReport): void;
   /** A row's final result (any order); rows are written in input order as they complete. */
   add(result: SubmitResult): void;
-  /** Every result of the run (in input order): the finished file. */
-  finish(results: readonly SubmitResult[]): Promise<string>;
+  /** The finished file (a row never resulted is written `skipped`, not run); its path. */
+  finish(): Promise<string>;
 }
 
 /**
- * Open the results of one sheet: `rows` are its data rows' reports (with cells), in order.
- * Invalid rows are final at once; the others as their results come.
+ * Open the results of one sheet, before anything is sent: a target econsig will not write
+ * (a link, a FIFO) or cannot create stops the run there. Rows are written in input order as
+ * they and every row before them have their result, and only the rows waiting for an
+ * earlier one are held (issue 22). The partial CSV is the CSV target's temporary file,
+ * renamed over it at the end; an xlsx target is streamed beside it as the rows come.
  */
-export function openResults(sheet: ResultsSheet, rows: readonly FileReport[], path: string, lang: Lang): ResultsWriter {
+export async function openResults(sheet: ResultsSheet, path: string, lang: Lang): Promise<ResultsWriter> {
   const xlsx = extname(path).toLowerCase() === '.xlsx';
   // The file written as the batch goes.
   const live = path.replace(/\.(xlsx|csv)$/i, '.parcial.csv');
   const width = sheet.header.length;
+  const header = [...sheet.header, ...RESULT_COLUMNS];
   const original = (report: FileReport): string[] => Array.from({ length: width }, (_, i) => (report as { cells?: string[] }).cells?.[i] ?? '');
-  const indexOf = new Map<number, number>();
-  rows.forEach((report, index) => indexOf.set(report.row as number, index));
-  const done: Array<SubmitResult | undefined> = new Array(rows.length);
-  let written = 0;
-  let fd: number | undefined;
+  let file: PendingFile;
   try {
-    checkOutputPath(path);
-    fd = createFile(live);
+    // The partial CSV is the CSV target's temporary file (renamed over it at the end), or,
+    // for an xlsx target, a file of its own (removed at the end: discarded).
+    file = openPendingFile(xlsx ? live : path, { temporary: live });
     // A BOM: Excel then reads the CSV as UTF-8 (accents intact).
-    writeSync(fd, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}`);
+    file.write(`\ufeff${csvLine(header)}`);
   } catch (error) {
     throw cannotWrite(live, error);
   }
+  let workbook: ResultsWorkbook | undefined;
+  if (xlsx) {
+    try {
+      workbook = await (await import('./xlsx-writer.js')).openResultsXlsx(path, header, width);
+    } catch (error) {
+      file.discard();
+      throw cannotWrite(path, error);
+    }
+  }
+  /** The rows read and not yet written, in input order (from `next`), and each one's result once in. */
+  let order: number[] = [];
+  let next = 0;
+  const waiting = new Map<number, { report: FileReport; result?: SubmitResult }>();
+  let failed: unknown;
+  const write = (cells: string[]): void => {
+    if (failed !== undefined) return;
+    try {
+      file.write(csvLine(cells));
+      workbook?.add(cells);
+    } catch (error) {
+      // Said at the end (exit 74); the run goes on, and its results are in the store.
+      failed = error;
+    }
+  };
   const flush = (): void => {
-    while (written < rows.length && done[written] !== undefined) {
-      const line = csvLine([...original(rows[written] as FileReport), ...resultCells(done[written] as SubmitResult, lang)]);
-      try {
-        if (fd !== undefined) writeSync(fd, line);
-      } catch {
-        // Best effort while the batch runs; finish() writes the whole file or fails loudly.
-        closeSync(fd as number);
-        fd = undefined;
-      }
-      written += 1;
+    for (let entry = waiting.get(order[next] as number); entry?.result !== undefined; entry = waiting.get(order[next] as number)) {
+      write([...original(entry.report), ...resultCells(entry.result, lang)]);
+      waiting.delete(order[next] as number);
+      next += 1;
+    }
+    // The written part of the queue is dropped now and then, not row by row.
+    if (next > 4096 && next * 2 > order.length) {
+      order = order.slice(next);
+      next = 0;
     }
   };
   return {
+    expect(report) {
+      if (report.row === undefined || waiting.has(report.row)) return;
+      order.push(report.row);
+      waiting.set(report.row, { report });
+    },
     add(result) {
-      const index = result.row === undefined ? undefined : indexOf.get(result.row);
-      if (index === undefined || done[index] !== undefined) return;
-      done[index] = result;
+      const entry = result.row === undefined ? undefined : waiting.get(result.row);
+      if (entry === undefined || entry.result !== undefined) return;
+      entry.result = result;
       flush();
     },
-    async finish(results) {
-      for (const result of results) {
-        const index = result.row === undefined ? undefined : indexOf.get(result.row);
-        if (index !== undefined) done[index] = result;
-      }
-      if (fd !== undefined) {
-        closeSync(fd);
-        fd = undefined;
-      }
-      const table = rows.map((report, index) => [...original(report), ...resultCells(done[index] ?? notRun(report), lang)]);
+    async finish() {
+      for (const entry of waiting.values()) entry.result ??= notRun(entry.report);
+      flush();
       try {
-        if (xlsx) {
-          const { writeResultsXlsx } = await import('./xlsx-writer.js');
-          await writeResultsXlsx(path, [...sheet.header, ...RESULT_COLUMNS], table, width);
-        } else {
-          writeFileSafely(path, `\ufeff${csvLine([...sheet.header, ...RESULT_COLUMNS])}${table.map(csvLine).join('')}`);
-        }
-        rmSync(live, { force: true });
+        if (failed !== undefined) throw failed;
+        if (workbook) {
+          await workbook.commit();
+          file.discard();
+        } else file.commit();
       } catch (error) {
-        throw cannotWrite(path, error);
+        workbook?.discard();
+        throw cannotWrite(failed === undefined ? path : live, error);
       }
       return path;
     },

@@ -33,13 +33,27 @@ function widthOf(values: readonly string[]): number {
   return longest;
 }
 
+/** A results workbook being written: rows in input order as they come, then committed. */
+export interface ResultsWorkbook {
+  add(cells: readonly string[]): void;
+  /** Write what is left and rename the workbook over its target. */
+  commit(): Promise<void>;
+  /** Leave the target as it was (the temporary file removed). */
+  discard(): void;
+}
+
+/** Rows held to size the columns: enough for the widths, and no second pass over all. */
+const WIDTH_SAMPLE = 200;
+
 /**
- * The results workbook, streamed to disk row by row (10,000 rows stay small): header
- * bold and frozen, the outcome cell coloured, each column as wide as its content (up to 60).
- * Every cell is a string, so written as text: nothing in it is run as a formula. Streamed
- * to a temporary file beside `path`, renamed over it once complete (src/safe-file.ts).
+ * The results workbook, written row by row as the batch goes (a million rows stay small):
+ * header bold and frozen, the outcome cell coloured, each column as wide as its content (up
+ * to 60, from the first 200 rows, held until then). Every cell is a string, so written as
+ * text: nothing in it is run as a formula. Streamed to `<path>.econsig-tmp` beside it,
+ * renamed over it once complete (src/safe-file.ts); a crash leaves the temporary file, which
+ * the next run replaces.
  */
-export async function writeResultsXlsx(path: string, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
+export async function openResultsXlsx(path: string, header: readonly string[], originalWidth: number): Promise<ResultsWorkbook> {
   const ExcelJS = await loadExcelJs();
   // exceljs's zip writer (archiver 5, archiver-utils 2) calls the deprecated `new Buffer()`.
   // Node says nothing of it inside node_modules, but bundled, it printed a DeprecationWarning
@@ -47,34 +61,49 @@ export async function writeResultsXlsx(path: string, header: readonly string[], 
   // archiver-utils 3, which fixed it, does not work under archiver 5).
   const quiet = process.noDeprecation;
   process.noDeprecation = true;
-  const file = openPendingFile(path);
-  try {
-    await writeRows(ExcelJS, createWriteStream('', { fd: file.fd, autoClose: false }), header, rows, originalWidth);
-    file.commit();
-  } finally {
-    file.discard();
-    process.noDeprecation = quiet;
-  }
-}
-
-async function writeRows(ExcelJS: typeof import('exceljs'), stream: Writable, header: readonly string[], rows: readonly string[][], originalWidth: number): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const file = openPendingFile(path, { temporary: `${path}.econsig-tmp` });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: createWriteStream('', { fd: file.fd, autoClose: false }) as Writable, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
-  // Widths from the first 200 rows: enough to size the columns, no second pass over all.
-  const sample = rows.slice(0, 200);
-  sheet.columns = header.map((name, i) => ({ width: widthOf([name, ...sample.map((r) => r[i] ?? '')]) }));
-  const top = sheet.addRow([...header]);
-  top.font = { bold: true };
-  top.commit();
   const outcomeColumn = originalWidth + 2;
-  for (const cells of rows) {
-    const row = sheet.addRow(cells);
+  const sample: string[][] = [];
+  let started = false;
+  const write = (cells: readonly string[]): void => {
+    const row = sheet.addRow([...cells]);
     const fill = OUTCOME_FILL[cells[originalWidth + 1] ?? ''];
     if (fill) row.getCell(outcomeColumn).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
     row.commit();
-  }
-  sheet.commit();
-  await workbook.commit();
+  };
+  // The columns' widths go before the first row: set from the rows held so far.
+  const start = (): void => {
+    started = true;
+    sheet.columns = header.map((name, i) => ({ width: widthOf([name, ...sample.map((r) => r[i] ?? '')]) }));
+    const top = sheet.addRow([...header]);
+    top.font = { bold: true };
+    top.commit();
+    for (const cells of sample.splice(0)) write(cells);
+  };
+  const done = (): void => {
+    file.discard();
+    process.noDeprecation = quiet;
+  };
+  return {
+    add(cells) {
+      if (started) return write(cells);
+      sample.push([...cells]);
+      if (sample.length === WIDTH_SAMPLE) start();
+    },
+    async commit() {
+      try {
+        if (!started) start();
+        sheet.commit();
+        await workbook.commit();
+        file.commit();
+      } finally {
+        done();
+      }
+    },
+    discard: done,
+  };
 }
 
 /**

@@ -92,22 +92,42 @@ export function renderNotice(io: Io, notice: Message): void {
   write(io, `${createTheme(io).warning(say(io.lang, 'run.warningLabel'))} ${say(io.lang, notice)}\n`);
 }
 
-/** Validation problems of files that will not be sent. */
-export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
-  if (io.json) return;
+/** People's text is written in pieces of about this many characters, not report by report. */
+const TEXT_PIECE_CHARS = 64 * 1024;
+
+/**
+ * Validation problems of files that will not be sent (and warnings and notes of those that
+ * will), report by report as they are read; `flush` before anything else is said.
+ */
+export function createInvalidFilesOutput(io: Io): { add(report: FileReport): void; flush(): void } {
   const t = createTheme(io);
   const lang: Voice = io;
-  const lines: string[] = [];
-  for (const report of reports) {
-    if (report.ok && report.warnings.length === 0 && !report.notes?.length) continue;
-    const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
-    const notSent = `  ${t.info(say(lang, 'run.outcome_invalid'))}  ${say(lang, 'run.invalidNotSent')}`;
-    lines.push(`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`);
-    for (const e of report.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
-    for (const w of report.warnings) lines.push(`    ${t.warning(say(lang, 'run.warningLine'))} ${t.path(issueWhere(w, lang))}: ${say(lang, w.message)}`);
-    for (const note of report.notes ?? []) lines.push(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
-  }
-  if (lines.length) write(io, `${lines.join('\n')}\n`);
+  let pending = '';
+  const flush = (): void => {
+    if (pending) write(io, pending);
+    pending = '';
+  };
+  return {
+    add(report) {
+      if (io.json || (report.ok && report.warnings.length === 0 && !report.notes?.length)) return;
+      const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
+      const notSent = `  ${t.info(say(lang, 'run.outcome_invalid'))}  ${say(lang, 'run.invalidNotSent')}`;
+      const lines = [`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`];
+      for (const e of report.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
+      for (const w of report.warnings) lines.push(`    ${t.warning(say(lang, 'run.warningLine'))} ${t.path(issueWhere(w, lang))}: ${say(lang, w.message)}`);
+      for (const note of report.notes ?? []) lines.push(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
+      pending += `${lines.join('\n')}\n`;
+      if (pending.length >= TEXT_PIECE_CHARS) flush();
+    },
+    flush,
+  };
+}
+
+/** Validation problems of files that will not be sent. */
+export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void {
+  const output = createInvalidFilesOutput(io);
+  for (const report of reports) output.add(report);
+  output.flush();
 }
 
 /**
@@ -183,61 +203,84 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   };
 }
 
-/** --json document, or the summary for people. */
-export function renderSubmitResults(
-  io: Io,
-  results: readonly SubmitResult[],
-  extra: { interrupted: boolean; notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside } },
-): void {
+/** How a run ended, besides its results. */
+interface RunEnd {
+  interrupted: boolean;
+  /** The store's failure (StoreIncompleteError): the results are not all in it. */
+  notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside };
+}
+
+/** What a run came to, counted: every result, each outcome's count. */
+export interface RunCounts {
+  total: number;
+  counts: ReadonlyMap<Outcome, number>;
+}
+
+/** The store's failure in the run's language, said on stderr; what --json says of it. */
+function sayNotStored(io: Io, extra: RunEnd): { message: string; hint: string | undefined } | undefined {
+  if (!extra.notStored) return undefined;
   const lang: Voice = io;
-  // The store's failure (StoreIncompleteError), in the run's language.
-  const notStored = extra.notStored && {
+  const notStored = {
     message: extra.notStored.text ? say(lang, extra.notStored.text) : extra.notStored.message,
     hint: extra.notStored.hintText && say(lang, extra.notStored.hintText),
   };
-  if (notStored) {
-    const t = createTheme(io);
-    write(io, `${t.warning(say(lang, 'run.warningLabel'))} ${notStored.message}\n${notStored.hint ? `  ${t.info(say(lang, 'run.hintLabel'))} ${notStored.hint}\n` : ''}`);
+  const t = createTheme(io);
+  write(io, `${t.warning(say(lang, 'run.warningLabel'))} ${notStored.message}\n${notStored.hint ? `  ${t.info(say(lang, 'run.hintLabel'))} ${notStored.hint}\n` : ''}`);
+  return notStored;
+}
+
+/** --json document, or the summary for people. */
+export function renderSubmitResults(io: Io, results: readonly SubmitResult[], extra: RunEnd): void {
+  if (!io.json) {
+    renderSubmitSummary(io, countOutcomes(results), extra);
+    return;
   }
+  const lang: Voice = io;
+  const notStored = sayNotStored(io, extra);
   // People's text follows the language (issue 14), in --json too; field names and outcome codes do not.
   const messageOf = (r: SubmitResult): string => say(lang, r.message);
   const hintOf = (r: SubmitResult): string | undefined => r.hint && say(lang, r.hint);
-  if (io.json) {
-    const doc = {
-      ok: !notStored && results.every((r) => isSuccess(r.outcome)),
-      ...(extra.interrupted ? { interrupted: true } : {}),
-      ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null, ...asideJson(extra.notStored?.aside) } } : {}),
-      results: results.map((r) => ({
-        file: r.file,
-        ...(r.row !== undefined ? { row: r.row } : {}),
-        outcome: r.outcome,
-        httpStatus: r.httpStatus,
-        idContrato: r.idContrato,
-        erros: r.erros.map((e) => ({ ...e, msg: personalText(io, e.msg) })),
-        result: r.result && { ...r.result, reason: personalText(io, r.result.reason) },
-        idProposta: r.idProposta,
-        message: messageOf(r),
-        ...(hintOf(r) ? { hint: hintOf(r) } : {}),
-        errors: r.errors.map((e) => issueJson(e, lang, r.row !== undefined)),
-        warnings: r.warnings.map((w) => issueJson(w, lang, r.row !== undefined)),
-      })),
-    };
-    io.stdout.write(`${JSON.stringify(doc)}\n`);
-    // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
-    const failed = results.filter((r) => !isSuccess(r.outcome));
-    // An invalid file also names its fields (the first five), so the log says what to fix.
-    const lines = failed.flatMap((r) => [
-      `✗ ${entryLabel(r, lang)}  ${outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
-      ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${say(lang, e.message)}`),
-    ]);
-    if (results.length > 1 || failed.length > 0) lines.push(summaryLine(results, lang, extra.interrupted));
-    if (lines.length) write(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
-    return;
-  }
+  const doc = {
+    ok: !notStored && results.every((r) => isSuccess(r.outcome)),
+    ...(extra.interrupted ? { interrupted: true } : {}),
+    ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null, ...asideJson(extra.notStored?.aside) } } : {}),
+    results: results.map((r) => ({
+      file: r.file,
+      ...(r.row !== undefined ? { row: r.row } : {}),
+      outcome: r.outcome,
+      httpStatus: r.httpStatus,
+      idContrato: r.idContrato,
+      erros: r.erros.map((e) => ({ ...e, msg: personalText(io, e.msg) })),
+      result: r.result && { ...r.result, reason: personalText(io, r.result.reason) },
+      idProposta: r.idProposta,
+      message: messageOf(r),
+      ...(hintOf(r) ? { hint: hintOf(r) } : {}),
+      errors: r.errors.map((e) => issueJson(e, lang, r.row !== undefined)),
+      warnings: r.warnings.map((w) => issueJson(w, lang, r.row !== undefined)),
+    })),
+  };
+  io.stdout.write(`${JSON.stringify(doc)}\n`);
+  // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
+  const failed = results.filter((r) => !isSuccess(r.outcome));
+  // An invalid file also names its fields (the first five), so the log says what to fix.
+  const lines = failed.flatMap((r) => [
+    `✗ ${entryLabel(r, lang)}  ${outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
+    ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${say(lang, e.message)}`),
+  ]);
+  if (results.length > 1 || failed.length > 0) lines.push(summaryLine(countOutcomes(results), lang, extra.interrupted));
+  if (lines.length) write(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
+}
+
+/**
+ * The summary for people, from the counts alone: a run of a million rows holds no result
+ * for it (each row had its line as it came).
+ */
+export function renderSubmitSummary(io: Io, run: RunCounts, extra: RunEnd): void {
+  sayNotStored(io, extra);
+  if (run.total <= 1 && !extra.interrupted) return;
   const t = createTheme(io);
-  if (results.length <= 1 && !extra.interrupted) return;
-  const all = results.every((r) => isSuccess(r.outcome));
-  const line = summaryLine(results, lang, extra.interrupted);
+  const line = summaryLine(run, io.lang, extra.interrupted);
+  const all = [...run.counts.keys()].every(isSuccess);
   write(io, `${all ? t.success(line) : t.error(line)}\n`);
 }
 
@@ -247,12 +290,16 @@ function asideJson(aside: AnswersAside | undefined): Record<string, unknown> {
   return { keptIn: aside.kept > 0 ? aside.file : null, kept: aside.kept, unrecorded: aside.unrecorded };
 }
 
-/** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */
-function summaryLine(results: readonly SubmitResult[], lang: Voice, interrupted: boolean): string {
+function countOutcomes(results: readonly SubmitResult[]): RunCounts {
   const counts = new Map<Outcome, number>();
   for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  const parts = [...counts].map(([outcome, n]) => `${n} ${outcomeName(lang, outcome, n)}`);
-  return `${say(lang, 'run.summary', { n: results.length, submissions: submissions(lang, results.length), parts: parts.join(', ') })}${interrupted ? say(lang, 'run.summaryInterrupted') : ''}`;
+  return { total: results.length, counts };
+}
+
+/** "6 submissions: 4 accepted, 1 invalid, 1 skipped", counted per outcome. */
+function summaryLine(run: RunCounts, lang: Lang | Voice, interrupted: boolean): string {
+  const parts = [...run.counts].map(([outcome, n]) => `${n} ${outcomeName(lang, outcome, n)}`);
+  return `${say(lang, 'run.summary', { n: run.total, submissions: submissions(lang, run.total), parts: parts.join(', ') })}${interrupted ? say(lang, 'run.summaryInterrupted') : ''}`;
 }
 
 /** --dry-run: the exact requests, token redacted. */

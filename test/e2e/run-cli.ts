@@ -22,7 +22,7 @@ export interface RunResult {
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  input?: string;
+  input?: string | Buffer;
   cwd?: string;
   timeoutMs?: number;
   /** The program and its first arguments; default npmProgram. */

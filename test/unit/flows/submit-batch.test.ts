@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
-import { type BatchOptions, StoreIncompleteError, type SubmitItem, submitBatch } from '../../../src/flows/submit-batch.js';
+import { type BatchOptions, StoreIncompleteError, type SubmitItem, sendItems, submitBatch } from '../../../src/flows/submit-batch.js';
 import type { ContractResult, ResultWaiter } from '../../../src/flows/result-waiter.js';
 import {
   AbortedError,
@@ -198,6 +198,91 @@ describe('submitBatch: one proposal twice in a batch', () => {
     expect(outcomes(results)).toEqual([['accepted', 0], ['skipped', ExitCode.rejected]]);
     expect(results[1]?.idContrato).toBe('C-P-1');
     expect(client.requests).toHaveLength(1);
+  });
+});
+
+describe('sendItems: items as they are read (a sheet streamed, issue 22)', () => {
+  /** The items one by one, counting how many were read; each read waits a turn, as a file's would. */
+  function reading(list: readonly SubmitItem[]): { items: AsyncGenerator<SubmitItem>; read: () => number } {
+    let read = 0;
+    async function* items(): AsyncGenerator<SubmitItem> {
+      for (const one of list) {
+        await new Promise((resolve) => setImmediate(resolve));
+        read += 1;
+        yield one;
+      }
+    }
+    return { items: items(), read: () => read };
+  }
+
+  function stream(list: readonly SubmitItem[], options: Partial<BatchOptions> & { answer?: Answer; repeated?: Set<string> } = {}) {
+    const store = new FakeStore();
+    const source = reading(list);
+    const settled: SubmitResult[] = [];
+    const readAtSend: number[] = [];
+    const client = fakeClient((body, n) => {
+      readAtSend.push(source.read() - n);
+      return (options.answer ?? acceptAll)(body, n);
+    });
+    const run = sendItems(source.items, {
+      client,
+      store,
+      profile: 'default',
+      baseUrl: BASE_URL,
+      service: BASE_URL,
+      concurrency: 2,
+      force: false,
+      signal: new AbortController().signal,
+      now: () => new Date('2026-03-02T12:00:00Z'),
+      repeated: options.repeated ?? new Set(),
+      onSettled: (position, result) => void (settled[position] = result),
+      ...options,
+    });
+    return { run, client, settled, readAtSend };
+  }
+
+  it('reads an item only as a slot frees: at each POST, at most `concurrency` items read ahead of those sent', async () => {
+    const { run, client, settled, readAtSend } = stream(items(20), { concurrency: 2 });
+    await run;
+    expect(client.requests).toHaveLength(20);
+    expect(outcomes(settled)).toEqual(Array(20).fill(['accepted', ExitCode.ok]));
+    expect(Math.max(...readAtSend)).toBeLessThanOrEqual(2);
+  });
+
+  it('one proposal twice is sent once: a copy read before its first is settled waits for it, one read after is settled at once', async () => {
+    // P-1's first answer comes last: its copies are read while it is in flight, and after.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answer: Answer = async (body) => {
+      if (body.idProposta === 'P-1') await held;
+      else if (body.idProposta === 'P-4') release();
+      return accepted(`C-${String(body.idProposta)}`);
+    };
+    const list = [item('P-1'), item('P-2'), item('P-1'), item('P-3'), item('P-4'), item('P-1', { valor: 2000 }), item('P-1')];
+    const { run, client, settled } = stream(list, { answer, repeated: new Set(['P-1']), concurrency: 2 });
+    await run;
+    expect(client.requests.map((b) => b.idProposta).sort()).toEqual(['P-1', 'P-2', 'P-3', 'P-4']);
+    expect(outcomes(settled)).toEqual([
+      ['accepted', 0],
+      ['accepted', 0],
+      ['accepted', 0],
+      ['accepted', 0],
+      ['accepted', 0],
+      ['skipped', ExitCode.rejected],
+      ['accepted', 0],
+    ]);
+    expect([settled[2]?.idContrato, settled[5]?.idContrato, settled[6]?.idContrato]).toEqual(['C-P-1', 'C-P-1', 'C-P-1']);
+  });
+
+  it('a 404 does not stop the stream; a 401 does, and every item not read is still settled, skipped', async () => {
+    const notFound = stream(items(6), { answer: (body) => (body.idProposta === 'P-2' ? Promise.reject(new ProposalNotFoundError('404', { status: 404 })) : accepted(`C-${String(body.idProposta)}`)) });
+    await notFound.run;
+    expect(notFound.client.requests).toHaveLength(6);
+    expect(outcomes(notFound.settled).map(([o]) => o)).toEqual(['accepted', 'not_found', 'accepted', 'accepted', 'accepted', 'accepted']);
+    const refused = stream(items(6), { concurrency: 1, answer: () => Promise.reject(new UnauthorizedError('401', { status: 401 })) });
+    await refused.run;
+    expect(refused.client.requests).toHaveLength(1);
+    expect(outcomes(refused.settled).map(([o]) => o)).toEqual(['unauthorized', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
   });
 });
 
