@@ -15,6 +15,17 @@ export interface ZipPart {
   size?: number;
 }
 
+/** Letters deflate cannot shrink much (a pseudo-random run): a cell whose own limit is met before a bomb's. */
+export function noise(bytes: number): string {
+  const letters = Buffer.alloc(bytes);
+  let seed = 7;
+  for (let i = 0; i < bytes; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    letters[i] = 97 + ((seed >>> 16) % 26);
+  }
+  return letters.toString('latin1');
+}
+
 /** The parts of a zip, as unzipper reads its central directory. */
 export async function partsOf(path: string): Promise<ZipPart[]> {
   const { default: unzipper } = (await import('unzipper')) as unknown as { default: { Open: { file(p: string): Promise<{ files: Array<{ path: string; type: string; buffer(): Promise<Buffer> }> }> } } };

@@ -10,7 +10,7 @@ import { deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './run-cli.js';
 import { bankOnly, cliEnv, startCountedSandbox, useScratch, writeJson } from './submit-harness.js';
-import { type ZipPart, partsOf, writeZip } from '../zip-file.js';
+import { type ZipPart, noise, partsOf, writeZip } from '../zip-file.js';
 
 const scratch = useScratch();
 const sheets = join(repoRoot, 'fixtures', 'sheets');
@@ -32,17 +32,6 @@ const sheetXml = (rows: string): Buffer =>
 /** A sound workbook whose sheet part's deflate stream is damaged (it made exceljs stop unsettled: exit 70). */
 function damaged(path: string): string {
   return workbook(path, { data: Buffer.concat([deflateRawSync(sheetXml('<row r="1"><c r="A1"><v>1</v></c></row>')).subarray(0, 20), Buffer.from([0xff, 0xff, 0xff, 0xff])]), deflated: true, size: 200 });
-}
-
-/** Letters deflate cannot shrink much: a cell whose own limit is met before the bomb's. */
-function noise(bytes: number): string {
-  const letters = Buffer.alloc(bytes);
-  let seed = 7;
-  for (let i = 0; i < bytes; i++) {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    letters[i] = 97 + (seed % 26);
-  }
-  return letters.toString('latin1');
 }
 
 /** What people read of a file that cannot be read: the line under its name. */

@@ -7,7 +7,7 @@ import { SheetReadError } from '../../../src/sheets/csv-reader.js';
 import { type MergedRange, isMergedRow } from '../../../src/sheets/xlsx-merges.js';
 import { XLSX_LIMITS, inspectXlsx } from '../../../src/sheets/xlsx-zip.js';
 import { repoRoot } from '../../e2e/run-cli.js';
-import { type ZipPart, partsOf, writeZip } from '../../zip-file.js';
+import { type ZipPart, noise, partsOf, writeZip } from '../../zip-file.js';
 
 const fixture = (name: string): string => join(repoRoot, 'fixtures', 'sheets', name);
 const dir = mkdtempSync(join(tmpdir(), 'econsig-xlsx-zip-'));
@@ -23,17 +23,6 @@ function workbook(file: string, name: string, part: Omit<ZipPart, 'name'>): stri
   const path = join(dir, file);
   writeZip(path, [...parts.filter((p) => p.name !== name), { name, ...part }]);
   return path;
-}
-
-/** Text deflate cannot shrink much: a cell whose size trips the cell limit before any bomb check. */
-function noise(bytes: number): string {
-  let seed = 7;
-  let text = '';
-  while (text.length < bytes) {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    text += String.fromCharCode(97 + (seed % 26));
-  }
-  return text;
 }
 
 const sheetXml = (rows: string): Buffer =>
