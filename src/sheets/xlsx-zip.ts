@@ -162,7 +162,7 @@ class PartScanner {
   }
 
   end(): void {
-    if (this.open) throw new SheetReadError({ kind: 'bad-xlsx', reason: `${this.part}: ${this.open.tag}` });
+    if (this.open) throw new SheetReadError({ kind: 'bad-xlsx', reason: `${this.part} ends inside ${this.open.tag}` });
   }
 
   private scan(text: string): void {
