@@ -15,8 +15,7 @@ const COUNT = 5_000;
 // sandbox's 202 path as econsig's do; a body sent twice would be a 422 (in progress).
 const EXTRA = 60_000;
 
-/** A valid CPF from its first nine digits (the bench's workers). */
-export function cpfFrom(nine) {
+function cpfFrom(nine) {
   const digits = String(nine).padStart(9, '0').split('').map(Number);
   const dv = (len) => {
     const sum = digits.slice(0, len).reduce((s, d, i) => s + d * (len + 1 - i), 0);
