@@ -24,13 +24,15 @@ import type { Pool, PoolClient } from 'pg';
 import { packageVersion } from '../package-files.js';
 import { redactConnectionString, redactConnectionStringIn } from '../redact.js';
 import { StorageError } from '../settings/home.js';
-import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryFate, DeliveryRecord, ForwardRecord } from '../webhook/delivery.js';
 import { CHANNEL, followResults } from './postgres-follow.js';
 import { forgetSteps, identifierHash, newSalt, runStepsAsync } from './forget.js';
 import type {
   AnswerRecord,
   ClaimRequest,
   ClaimResult,
+  EventPage,
+  EventQuery,
   FollowOptions,
   ForgetReport,
   ForgetRequest,
@@ -41,10 +43,11 @@ import type {
   ResultRecord,
   SettleRequest,
   Store,
+  StoredDelivery,
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import { closedError, eventPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -151,6 +154,19 @@ export const MIGRATIONS: readonly string[] = [
      name TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Issue 25, `econsig events`: a delivery's headers (credentials redacted), how many copies of
+  // it arrived after it, and what the app answered when it was relayed (`watch --forward-to`).
+  // Listing by contract, proposal or outcome, newest first, reads an index in the id's order.
+  `ALTER TABLE econsig_deliveries ADD COLUMN headers TEXT;
+   ALTER TABLE econsig_deliveries ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE econsig_deliveries ADD COLUMN forwarded_at TIMESTAMPTZ;
+   ALTER TABLE econsig_deliveries ADD COLUMN forward_url TEXT;
+   ALTER TABLE econsig_deliveries ADD COLUMN forward_status INTEGER;
+   ALTER TABLE econsig_deliveries ADD COLUMN forward_error TEXT;
+   DROP INDEX econsig_deliveries_contract;
+   CREATE INDEX econsig_deliveries_contract ON econsig_deliveries (id_contrato, id);
+   CREATE INDEX econsig_deliveries_proposal ON econsig_deliveries (id_proposta, id);
+   CREATE INDEX econsig_deliveries_outcome ON econsig_deliveries (outcome, id);`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -447,7 +463,7 @@ export class PostgresStore implements Store {
         if (found === null) throw error;
         return found;
       }
-      if (written === 'duplicate') return (await this.findDelivery(delivery)) ?? 'duplicate';
+      if (written === 'duplicate') return (await this.findDelivery(delivery, true)) ?? 'duplicate';
       this.showing.add(delivery.bodyHash);
       this.announce(written);
       return 'stored';
@@ -465,12 +481,18 @@ export class PostgresStore implements Store {
     return error.code === '57P01' || error.code === '57P02';
   }
 
-  /** A delivery already kept (by webhook-id or body); claimed when it was never shown. null: not kept. */
-  private async findDelivery(delivery: Pick<DeliveryRecord, 'webhookId' | 'bodyHash'>): Promise<Exclude<DeliveryFate, 'stored'> | null> {
+  /**
+   * A delivery already kept (by webhook-id or body); claimed when it was never shown. null: not
+   * kept. `copy`: this is another copy of it (not our own write whose answer was lost), counted
+   * on the kept one when it is answered as a duplicate.
+   */
+  private async findDelivery(delivery: Pick<DeliveryRecord, 'webhookId' | 'bodyHash'>, copy = false): Promise<Exclude<DeliveryFate, 'stored'> | null> {
     const [kept] = await this.query(this.sql.keptDelivery(delivery));
     const fate = keptFate(kept, this.showing);
-    if (fate !== 'claim') return fate;
-    return (await this.query(this.sql.claimDelivery(kept!.id))).length > 0 ? 'unshown' : 'duplicate';
+    if (fate === null || fate === 'showing') return fate;
+    if (fate === 'claim' && (await this.query(this.sql.claimDelivery(kept!.id))).length > 0) return 'unshown';
+    if (copy) await this.query(this.sql.countDuplicate(kept!.id));
+    return 'duplicate';
   }
 
   /**
@@ -540,6 +562,22 @@ export class PostgresStore implements Store {
   history(query: HistoryQuery): Promise<HistoryPage> {
     const { page, more } = this.sql.history(query);
     return this.use(msg('store.teamCannotRead'), async () => historyPage(await this.query(page), (await this.query(more))[0]));
+  }
+
+  events(query: EventQuery): Promise<EventPage> {
+    const { page, more } = this.sql.events(query);
+    return this.use(msg('store.teamCannotRead'), async () => eventPage(await this.query(page), (await this.query(more))[0]));
+  }
+
+  event(key: string): Promise<StoredDelivery | null> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const [row] = await this.query(this.sql.event(key));
+      return row ? toStoredDelivery(row) : null;
+    });
+  }
+
+  recordForward(bodyHash: string, forward: ForwardRecord): Promise<void> {
+    return this.use(msg('store.teamCannotWrite'), async () => void (await this.query(this.sql.recordForward(bodyHash, forward))));
   }
 
   resultOf(idContrato: string): Promise<ResultRecord | null> {

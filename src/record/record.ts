@@ -7,7 +7,7 @@
  * Every method returns a Promise, so an engine that talks over the network fits; every
  * write resolves only once it is durable (the engine's commit, with fsync).
  */
-import type { DeliveryRecord, DeliverySink } from '../webhook/delivery.js';
+import type { DeliveryRecord, DeliverySink, ForwardRecord } from '../webhook/delivery.js';
 import { serviceIdentity } from '../service/base-url.js';
 import type { ImportReport } from './import-journal.js';
 import type { KeptAnswersReport } from './kept-answers.js';
@@ -145,6 +145,43 @@ export interface HistoryPage {
   unreadable: string[];
 }
 
+/** A delivery as the record keeps it (`econsig events`): what the receiver saw, and what became of it since. */
+export interface StoredDelivery extends Omit<DeliveryRecord, 'payload' | 'headers'> {
+  /** The record's own id of it: what `events` lists and `events show`/`resend` take. */
+  id: number;
+  /** The body as received; null once dropped (store.payload-retention, store forget). */
+  payload: string | null;
+  /** When the body was dropped; null while it is kept. */
+  payloadDroppedAt: string | null;
+  /** The headers as received, credentials and signatures redacted; null when none were kept. */
+  headers: Record<string, string> | null;
+  /** Copies of it that arrived after it was kept (same webhook-id or same body), each answered as a duplicate. */
+  duplicates: number;
+  /** The latest relay of it to an app (`watch --forward-to`), if any. */
+  forward: ForwardRecord | null;
+}
+
+/** `econsig events`: which deliveries, newest first. */
+export interface EventQuery {
+  idContrato?: string;
+  idProposta?: string;
+  /** The delivery's outcome: approved, denied, cancelled or unknown. */
+  outcome?: string;
+  /** ISO timestamp: deliveries received at or after it. */
+  since?: string;
+  /** Only deliveries kept before this one (its id): the next page. */
+  beforeId?: number;
+  limit: number;
+}
+
+export interface EventPage {
+  /** Newest first. */
+  events: StoredDelivery[];
+  /** How many more match beyond `limit`, counted up to `moreCap`. */
+  more: number;
+  moreCap: number;
+}
+
 /** How many extra matches `history` counts before it says "at least": the count stays cheap at any size. */
 export const MORE_CAP = 10_000;
 
@@ -231,10 +268,15 @@ export interface Store extends DeliverySink {
    * A webhook delivery (DeliverySink): `stored`, or, when one with the same webhook-id or the
    * same body is already kept (a unique constraint, so also across processes), `duplicate` or
    * `unshown`. A final result in it is recorded as the contract's result in the same transaction.
+   * A `duplicate` is counted on the kept delivery (StoredDelivery.duplicates).
    */
   recordDelivery: DeliverySink['recordDelivery'];
   /** Submissions matching `query`, newest first, with answers and results. */
   history(query: HistoryQuery): Promise<HistoryPage>;
+  /** Deliveries matching `query`, newest first, whole (headers and body, while kept). */
+  events(query: EventQuery): Promise<EventPage>;
+  /** One delivery by its webhook-id or by the id `events` gives it; null when there is none. */
+  event(key: string): Promise<StoredDelivery | null>;
   /** The recorded result of a contract, if any. */
   resultOf(idContrato: string): Promise<ResultRecord | null>;
   /**

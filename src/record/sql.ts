@@ -8,11 +8,13 @@
  */
 import { msg } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
-import type { DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryRecord, ForwardRecord } from '../webhook/delivery.js';
 import {
   type AnswerRecord,
   type ClaimRequest,
   type DeletionRecord,
+  type EventPage,
+  type EventQuery,
   type ForgetTarget,
   type HistoryPage,
   type HistoryQuery,
@@ -20,6 +22,7 @@ import {
   MORE_CAP,
   recordedService,
   type ResultRecord,
+  type StoredDelivery,
   type StoreNotice,
   type SubmissionRecord,
 } from './record.js';
@@ -60,6 +63,9 @@ const DELETION_COLUMNS = 'at, kind, identifier_hash, row_count, done_by';
 const DELETION_SALT = 'deletion-salt';
 
 export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
+/** A delivery as `econsig events` reads it (toStoredDelivery). */
+const DELIVERY_COLUMNS = `id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, payload_dropped_at,
+  headers, duplicates, forwarded_at, forward_url, forward_status, forward_error`;
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
@@ -136,9 +142,46 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
      */
     insertDelivery: (d: DeliveryRecord, shown = false) =>
       statement(
-        `INSERT INTO ${t}deliveries (received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, unshown_since)
-         VALUES (${values(10)}, ${shown ? 'NULL' : now}) ON CONFLICT DO NOTHING RETURNING id_contrato, received_at AS at, outcome, status, reason`,
-        [d.receivedAt, d.webhookId, d.bodyHash, d.idContrato, d.idProposta, d.status, d.outcome, d.reason, d.verified, d.payload],
+        `INSERT INTO ${t}deliveries (received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, headers, unshown_since)
+         VALUES (${values(11)}, ${shown ? 'NULL' : now}) ON CONFLICT DO NOTHING RETURNING id_contrato, received_at AS at, outcome, status, reason`,
+        [d.receivedAt, d.webhookId, d.bodyHash, d.idContrato, d.idProposta, d.status, d.outcome, d.reason, d.verified, d.payload, d.headers === undefined ? null : JSON.stringify(d.headers)],
+      ),
+    /** One more copy of a kept delivery arrived (and was answered as a duplicate). */
+    countDuplicate: (id: unknown) => statement(`UPDATE ${t}deliveries SET duplicates = duplicates + 1 WHERE id = ${p(1)}`, [id]),
+    /** What the app answered when the delivery was relayed to it (the latest forward wins). */
+    recordForward: (bodyHash: string, f: ForwardRecord) =>
+      statement(`UPDATE ${t}deliveries SET forwarded_at = ${p(1)}, forward_url = ${p(2)}, forward_status = ${p(3)}, forward_error = ${p(4)} WHERE body_hash = ${p(5)}`, [
+        f.at,
+        f.url,
+        f.httpStatus,
+        f.error,
+        bodyHash,
+      ]),
+    /**
+     * `econsig events`: the page (newest first) and how many more match, counted up to
+     * MORE_CAP, as history's; each filter has an index whose order is the id's (docs/store.md).
+     */
+    events: (query: EventQuery): { page: Statement; more: Statement } => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const param = (value: unknown): string => p(params.push(value));
+      if (query.idContrato !== undefined) where.push(`id_contrato = ${param(query.idContrato)}`);
+      if (query.idProposta !== undefined) where.push(`id_proposta = ${param(query.idProposta)}`);
+      if (query.outcome !== undefined) where.push(`outcome = ${param(query.outcome)}`);
+      if (query.since !== undefined) where.push(`received_at >= ${param(query.since)}`);
+      if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
+      const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const n = params.length;
+      return {
+        page: statement(`SELECT ${DELIVERY_COLUMNS} FROM ${t}deliveries ${filter} ORDER BY id DESC LIMIT ${p(n + 1)}`, [...params, query.limit]),
+        more: statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t}deliveries ${filter} ORDER BY id DESC LIMIT ${p(n + 1)} OFFSET ${p(n + 2)}) AS more`, [...params, MORE_CAP, query.limit]),
+      };
+    },
+    /** One delivery by its webhook-id, else by the id `events` gives (a webhook-id wins when both match). */
+    event: (key: string) =>
+      statement(
+        `SELECT ${DELIVERY_COLUMNS} FROM ${t}deliveries WHERE webhook_id = ${p(1)} OR id = ${p(2)} ORDER BY CASE WHEN webhook_id = ${p(1)} THEN 0 ELSE 1 END LIMIT 1`,
+        [key, /^\d{1,15}$/.test(key) ? Number(key) : null],
       ),
     /** The kept delivery with this webhook-id or body, if any: its id, body hash, since when it is unshown (null: shown) and the clock now. */
     keptDelivery: (d: Pick<DeliveryRecord, 'webhookId' | 'bodyHash'>) =>
@@ -316,6 +359,47 @@ const strOrNull = (v: unknown): string | null => (v === null || v === undefined 
 
 export function toResult(row: Row): ResultRecord {
   return { idContrato: str(row.id_contrato), at: str(row.at), outcome: str(row.outcome) as ResultRecord['outcome'], status: strOrNull(row.status), reason: strOrNull(row.reason) };
+}
+
+/** A JSON object of texts (a delivery's headers) from its column, or null when there is none or it cannot be read. */
+function headersOf(v: unknown): Record<string, string> | null {
+  if (typeof v !== 'string') return null;
+  try {
+    const parsed = JSON.parse(v) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function toStoredDelivery(row: Row): StoredDelivery {
+  const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: Number(row.id),
+    receivedAt: str(row.received_at),
+    webhookId: strOrNull(row.webhook_id),
+    bodyHash: str(row.body_hash),
+    idContrato: strOrNull(row.id_contrato),
+    idProposta: strOrNull(row.id_proposta),
+    status: strOrNull(row.status),
+    outcome: str(row.outcome) as StoredDelivery['outcome'],
+    reason: strOrNull(row.reason),
+    // SQLite keeps a boolean as 1 or 0.
+    verified: row.verified === null || row.verified === undefined ? null : Boolean(row.verified),
+    payload: strOrNull(row.payload),
+    payloadDroppedAt: strOrNull(row.payload_dropped_at),
+    headers: headersOf(row.headers),
+    duplicates: Number(row.duplicates ?? 0),
+    forward:
+      row.forwarded_at === null || row.forwarded_at === undefined
+        ? null
+        : { at: str(row.forwarded_at), url: str(row.forward_url), httpStatus: num(row.forward_status), error: strOrNull(row.forward_error) },
+  };
+}
+
+/** An events page from its rows and its count. */
+export function eventPage(rows: Row[], counted: Row | undefined): EventPage {
+  return { events: rows.map(toStoredDelivery), more: Number(counted?.n ?? 0), moreCap: MORE_CAP };
 }
 
 export function toRecord(row: Row): SubmissionRecord {

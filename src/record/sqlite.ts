@@ -14,12 +14,14 @@ import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ensureHome, FILE_MODE, StorageError, storageHint } from '../settings/home.js';
-import type { DeliveryFate, DeliveryRecord } from '../webhook/delivery.js';
+import type { DeliveryFate, DeliveryRecord, ForwardRecord } from '../webhook/delivery.js';
 import { forgetSteps, identifierHash, newSalt, runSteps } from './forget.js';
 import type {
   AnswerRecord,
   ClaimRequest,
   ClaimResult,
+  EventPage,
+  EventQuery,
   FollowOptions,
   ForgetReport,
   ForgetRequest,
@@ -30,10 +32,11 @@ import type {
   ResultRecord,
   SettleRequest,
   Store,
+  StoredDelivery,
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult } from './sql.js';
+import { closedError, eventPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -138,6 +141,17 @@ export const MIGRATIONS: readonly string[] = [
      name TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Issue 25, `econsig events`: a delivery's headers (credentials redacted), how many copies of
+  // it arrived after it, and what the app answered when it was relayed (`watch --forward-to`).
+  // Listing by proposal or outcome, newest first, reads an index (each ends with the rowid).
+  `ALTER TABLE deliveries ADD COLUMN headers TEXT;
+   ALTER TABLE deliveries ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE deliveries ADD COLUMN forwarded_at TEXT;
+   ALTER TABLE deliveries ADD COLUMN forward_url TEXT;
+   ALTER TABLE deliveries ADD COLUMN forward_status INTEGER;
+   ALTER TABLE deliveries ADD COLUMN forward_error TEXT;
+   CREATE INDEX deliveries_proposal ON deliveries (id_proposta);
+   CREATE INDEX deliveries_outcome ON deliveries (outcome);`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -451,9 +465,12 @@ export class SqliteStore implements Store {
         return 'stored';
       }
       const [kept] = this.all(this.sql.keptDelivery(delivery));
-      const fate = keptFate(kept, this.showing) ?? 'duplicate';
-      if (fate !== 'claim') return fate;
-      return this.all(this.sql.claimDelivery(kept!.id)).length > 0 ? 'unshown' : 'duplicate';
+      const fate = keptFate(kept, this.showing);
+      if (fate === 'showing') return fate;
+      if (fate === 'claim' && this.all(this.sql.claimDelivery(kept!.id)).length > 0) return 'unshown';
+      // Shown already (or taken by another caller a moment ago): one more copy, answered as a duplicate.
+      if (kept) this.all(this.sql.countDuplicate(kept.id));
+      return 'duplicate';
     });
     return written.catch((error: unknown) => {
       if (stored) this.showing.delete(delivery.bodyHash);
@@ -473,6 +490,10 @@ export class SqliteStore implements Store {
     return marked.then(() => void this.showing.delete(bodyHash));
   }
 
+  recordForward(bodyHash: string, forward: ForwardRecord): Promise<void> {
+    return this.write(() => void this.all(this.sql.recordForward(bodyHash, forward)));
+  }
+
   /** Whether the delivery was new (stored now, with the result it brings). */
   private insertDelivery(delivery: DeliveryRecord, shown = false): boolean {
     if (this.all(this.sql.insertDelivery(delivery, shown)).length === 0) return false;
@@ -484,6 +505,18 @@ export class SqliteStore implements Store {
   history(query: HistoryQuery): Promise<HistoryPage> {
     const { page, more } = this.sql.history(query);
     return this.read(() => historyPage(this.all(page), this.all(more)[0]));
+  }
+
+  events(query: EventQuery): Promise<EventPage> {
+    const { page, more } = this.sql.events(query);
+    return this.read(() => eventPage(this.all(page), this.all(more)[0]));
+  }
+
+  event(key: string): Promise<StoredDelivery | null> {
+    return this.read(() => {
+      const [row] = this.all(this.sql.event(key));
+      return row ? toStoredDelivery(row) : null;
+    });
   }
 
   resultOf(idContrato: string): Promise<ResultRecord | null> {

@@ -19,6 +19,20 @@ export interface DeliveryRecord {
   verified: boolean | null;
   /** The body as received (JSON text). */
   payload: string;
+  /**
+   * The request's headers as received, those that carry a secret redacted (redact.ts,
+   * redactHeaders); absent when none were kept (an old journal's delivery).
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** What became of relaying a delivery to the app (`watch --forward-to`): kept so `events resend` can replay a failed one. */
+export interface ForwardRecord {
+  at: string;
+  url: string;
+  /** The app's answer; null when none came (refused, timed out). */
+  httpStatus: number | null;
+  error: string | null;
 }
 
 /**
@@ -43,6 +57,8 @@ export interface DeliverySink {
   recordDelivery(delivery: DeliveryRecord): Promise<DeliveryFate>;
   /** The receiver has shown this stored delivery (by its body hash): a retry of it is a duplicate from now on. */
   markShown(bodyHash: string): Promise<void>;
+  /** What the app answered when the delivery (by its body hash) was relayed to it. */
+  recordForward(bodyHash: string, forward: ForwardRecord): Promise<void>;
   /** Resolves while deliveries can be stored now, rejects when they cannot (the database does not answer, the disk is full): GET /readyz. */
   ping(): Promise<void>;
 }

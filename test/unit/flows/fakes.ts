@@ -12,6 +12,7 @@ import {
   type AnswerRecord,
   type ClaimRequest,
   type ClaimResult,
+  type EventPage,
   type FollowOptions,
   type HistoryPage,
   type ResultRecord,
@@ -120,6 +121,18 @@ export class FakeStore implements Store {
   async markShown(): Promise<void> {}
 
   async ping(): Promise<void> {}
+
+  /** Relays are not followed by the flows under test. */
+  async recordForward(): Promise<void> {}
+
+  /** The flows under test never list deliveries (the record's contract suite checks events). */
+  async events(): Promise<EventPage> {
+    return { events: [], more: 0, moreCap: 0 };
+  }
+
+  async event(): Promise<null> {
+    return null;
+  }
 
   async history(): Promise<HistoryPage> {
     return { entries: this.submissions().reverse(), more: 0, moreCap: 0, unreadable: [] };

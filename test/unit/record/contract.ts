@@ -337,6 +337,39 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect((await store.history({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).entries).toHaveLength(5);
     });
 
+    it('events lists deliveries newest first, filtered in the engine, with their headers, duplicates and forwards; one is found by its id or its webhook-id', async () => {
+      const store = await open();
+      const outcomes = ['approved', 'denied', 'cancelled'] as const;
+      for (let i = 0; i < 30; i++) {
+        const at = `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`;
+        const fate = await store.recordDelivery(
+          deliveryOf({ receivedAt: at, webhookId: `w${i}`, bodyHash: `b${i}`, idContrato: `C-${i}`, idProposta: `P${i % 10}`, outcome: outcomes[i % 3]!, payload: `{"n":${i}}`, headers: { 'content-type': 'application/json', 'webhook-signature': '[redacted]' } }),
+        );
+        expect(fate).toBe('stored');
+      }
+      await Promise.all(Array.from({ length: 30 }, (_, i) => store.markShown(`b${i}`)));
+      // Two more copies of w7 (by webhook-id, by body): counted on the kept one.
+      expect(await store.recordDelivery(deliveryOf({ webhookId: 'w7', bodyHash: 'other' }))).toBe('duplicate');
+      expect(await (await open()).recordDelivery(deliveryOf({ webhookId: 'w-other', bodyHash: 'b7' }))).toBe('duplicate');
+      await store.recordForward('b7', { at: '2026-01-02T00:00:00.000Z', url: 'http://127.0.0.1:3000/hook', httpStatus: 500, error: null });
+      const page = await store.events({ limit: 20 });
+      expect(page.events.map((e) => e.webhookId).slice(0, 3)).toEqual(['w29', 'w28', 'w27']);
+      expect(page.more).toBe(10);
+      expect(page.events[0]).toMatchObject({ receivedAt: '2026-01-01T00:00:29.000Z', idContrato: 'C-29', idProposta: 'P9', outcome: 'cancelled', payload: '{"n":29}', payloadDroppedAt: null, duplicates: 0, forward: null });
+      expect(page.events[0]?.headers).toEqual({ 'content-type': 'application/json', 'webhook-signature': '[redacted]' });
+      expect((await store.events({ idProposta: 'P7', limit: 10 })).events.map((e) => e.webhookId)).toEqual(['w27', 'w17', 'w7']);
+      expect((await store.events({ idContrato: 'C-4', limit: 10 })).events.map((e) => e.webhookId)).toEqual(['w4']);
+      expect((await store.events({ outcome: 'denied', limit: 100 })).events).toHaveLength(10);
+      expect((await store.events({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).events).toHaveLength(5);
+      const next = await store.events({ beforeId: page.events.at(-1)!.id, limit: 100 });
+      expect(next.events.map((e) => e.webhookId)).toEqual(Array.from({ length: 10 }, (_, i) => `w${9 - i}`));
+      const seventh = await store.event('w7');
+      expect(seventh).toMatchObject({ webhookId: 'w7', duplicates: 2, forward: { at: '2026-01-02T00:00:00.000Z', url: 'http://127.0.0.1:3000/hook', httpStatus: 500, error: null } });
+      expect(await store.event(String(seventh!.id))).toEqual(seventh);
+      expect(await store.event('nothing')).toBeNull();
+      expect(await store.event('999999')).toBeNull();
+    });
+
     it("a delivery's body is dropped once older than the retention; what econsig needs of it stays; none left costs no write", async () => {
       const store = await open();
       await store.recordDelivery(deliveryOf({ receivedAt: '2026-01-01T00:00:00.000Z', payload: '{"old":"body-1"}' }));

@@ -230,6 +230,7 @@ describe('listener: duplicates', () => {
     const flaky = {
       location: store.location,
       markShown: (bodyHash: string) => store.markShown(bodyHash),
+      recordForward: () => Promise.resolve(),
       ping: () => store.ping(),
       recordDelivery: (delivery: DeliveryRecord) => {
         calls++;
@@ -359,6 +360,7 @@ describe('listener: store and 2xx', () => {
       location: store.location,
       recordDelivery: (delivery: DeliveryRecord) => store.recordDelivery(delivery),
       markShown: (bodyHash: string) => store.markShown(bodyHash),
+      recordForward: () => Promise.resolve(),
       ping: async () => {
         if (full) throw new Error('ENOSPC');
       },
