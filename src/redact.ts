@@ -55,6 +55,20 @@ export function redactSecretFields(text: string): string {
     );
 }
 
+/**
+ * Whether a request header carries a credential or a signature: Authorization (and its proxy's),
+ * cookies, any signature (`webhook-signature`, `x-hub-signature-256`) and any secret-named header
+ * (`x-api-key`, `x-webhook-secret`, isSecretName).
+ */
+export function isSecretHeader(name: string): boolean {
+  return /^(proxy-)?authorization$|^(set-)?cookie$|signature/i.test(name) || isSecretName(name);
+}
+
+/** Headers as they may be kept or shown (`events show`, the record of a delivery): each credential and signature `[redacted]`. */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? REDACTED : value]));
+}
+
 /** sslcert and sslrootcert name files; a certificate pasted in their place is not shown either. */
 const CONTENT_PARAMS = new Set(['sslcert', 'sslrootcert']);
 const isContent = (value: string): boolean => /-----BEGIN|[\r\n]/.test(value) || value.length > 1024;

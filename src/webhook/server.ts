@@ -4,11 +4,13 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { redactHeaders } from '../redact.js';
 import { type AuthFailureReason, type CallbackAuth, createAuthenticator, defaultScheme } from './auth.js';
 import { extractResult, type ExtractOptions, type WebhookOutcome } from './extract.js';
 import { hostForUrl, MAX_BODY_BYTES, readBody } from './http.js';
 import { createReceiverMetrics, type ReceiverMetrics } from './metrics.js';
 import type { DeliveryFate, DeliveryRecord, DeliverySink } from './delivery.js';
+import { webhookHeaders } from './verify.js';
 
 export { hostForUrl };
 
@@ -53,7 +55,11 @@ export interface ListenerOptions {
    */
   storeId?: string | undefined;
   extractOptions?: ExtractOptions;
-  /** Relay each delivery once it is shown, headers and body unchanged, to this URL. */
+  /**
+   * Relay each delivery once it is shown to this URL: the body unchanged, the original headers,
+   * and with Standard Webhooks a fresh timestamp and signature of the listener's own secret.
+   * What the app answered is recorded with the delivery (DeliverySink.recordForward).
+   */
   forwardTo?: string;
   onEvent: (event: ListenerEvent) => void;
   now?: () => Date;
@@ -90,7 +96,7 @@ export class ListenError extends Error {
   }
 }
 
-// Hop-by-hop and length headers are recomputed by the relay; everything else (signature headers included) passes unchanged.
+// Hop-by-hop and length headers are recomputed by the relay, and not kept with a delivery; everything else passes.
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
 function reply(res: ServerResponse, status: number, body: object, extra: Record<string, string> = {}): void {
@@ -98,6 +104,13 @@ function reply(res: ServerResponse, status: number, body: object, extra: Record<
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...extra });
   res.end(text);
+}
+
+/** The request's headers, one text each (a repeated header joined as Node joins it), without the hop-by-hop ones. */
+function endToEnd(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  return kept;
 }
 
 function firstHeader(headers: IncomingHttpHeaders, name: string): string | null {
@@ -143,23 +156,34 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   };
 
+  // The app verifies what it is relayed as the sender's deliveries are verified: signed again with this listener's secret.
+  const resignWith = auth.scheme === 'standard-webhooks' ? (typeof auth.secret === 'string' ? auth.secret : auth.secret?.[0]) : undefined;
   const forward = (headers: IncomingHttpHeaders, body: Buffer, delivery: { webhookId: string | null; bodyHash: string; idContrato: string | null }): void => {
-    if (!forwardPool) return;
-    const relayed: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(headers)) if (v !== undefined && !NOT_FORWARDED.has(k)) relayed[k] = v;
+    if (!forwardPool || !options.forwardTo) return;
+    const url = options.forwardTo;
+    const relayed = endToEnd(headers);
+    if (resignWith !== undefined && delivery.webhookId !== null) Object.assign(relayed, webhookHeaders(resignWith, delivery.webhookId, now(), body));
     const started = performance.now();
     const timeout = options.forwardTimeoutMs ?? 30_000;
+    const answered = (httpStatus: number | null, error: string | null): Promise<void> => {
+      emit({ kind: 'forwarded', ...delivery, httpStatus, error, ms: Math.round(performance.now() - started) });
+      // Best effort: a forward the store could not note is still shown, and the delivery itself is kept.
+      return options.store.recordForward(delivery.bodyHash, { at: now().toISOString(), url, httpStatus, error }).catch(() => metrics.storeError());
+    };
     const p = forwardPool
       .request({ path: forwardPath, method: 'POST', headers: relayed, body, headersTimeout: timeout, bodyTimeout: timeout })
-      .then(async (res) => {
-        await res.body.dump();
-        emit({ kind: 'forwarded', ...delivery, httpStatus: res.statusCode, error: null, ms: Math.round(performance.now() - started) });
-      })
-      .catch((error: unknown) => {
-        const code = (error as { code?: string }).code;
-        const message = error instanceof Error ? error.message : String(error);
-        emit({ kind: 'forwarded', ...delivery, httpStatus: null, error: code ? `${code}: ${message}` : message, ms: Math.round(performance.now() - started) });
-      })
+      .then(
+        async (res): Promise<[number | null, string | null]> => {
+          await res.body.dump().catch(() => undefined);
+          return [res.statusCode, null];
+        },
+        (error: unknown): [number | null, string | null] => {
+          const code = (error as { code?: string }).code;
+          const message = error instanceof Error ? error.message : String(error);
+          return [null, code ? `${code}: ${message}` : message];
+        },
+      )
+      .then(([httpStatus, error]) => answered(httpStatus, error))
       .finally(() => forwards.delete(p));
     forwards.add(p);
   };
@@ -231,7 +255,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const bodyHash = createHash('sha256').update(body).digest('hex');
     const found = extractResult(payload, options.extractOptions);
     const delivery = { webhookId, bodyHash, ...found, verified };
-    const record = { receivedAt: at, ...delivery, payload: text };
+    const record: DeliveryRecord = { receivedAt: at, ...delivery, payload: text, headers: redactHeaders(endToEnd(req.headers)) };
     let fate: DeliveryFate;
     try {
       fate = await options.store.recordDelivery(record);

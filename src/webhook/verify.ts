@@ -66,6 +66,19 @@ export function signWebhook(secret: string, id: string, timestamp: number | Date
   return `v1,${hmacBase64(decodeSecret(secret), id, seconds, body)}`;
 }
 
+/**
+ * The Standard Webhooks headers of one attempt: `webhook-id`, `webhook-timestamp` and, with a
+ * secret, `webhook-signature` over `id.timestamp.body`. A retry or a replay keeps the id (the
+ * receiver's idempotency key) and takes a fresh timestamp: the sandbox's sender, `watch
+ * --forward-to` and `events resend` all sign with this.
+ */
+export function webhookHeaders(secret: string | undefined, id: string, timestamp: number | Date, body: Uint8Array | string): Record<string, string> {
+  const seconds = typeof timestamp === 'number' ? Math.floor(timestamp) : Math.floor(timestamp.getTime() / 1000);
+  const headers: Record<string, string> = { 'webhook-id': id, 'webhook-timestamp': String(seconds) };
+  if (secret !== undefined) headers['webhook-signature'] = signWebhook(secret, id, seconds, body);
+  return headers;
+}
+
 function header(headers: HeaderBag, name: string): string | undefined {
   let value = headers[name];
   if (value === undefined) {
