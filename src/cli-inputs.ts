@@ -121,6 +121,29 @@ export interface HistoryInput {
   since?: string | undefined;
 }
 
+/** `events` (list), `events show <id>`, `events resend <id...> --to <url>`. */
+export type EventsInput =
+  | {
+      action: 'list';
+      limit: number;
+      proposal: string | undefined;
+      contract: string | undefined;
+      outcome: string | undefined;
+      /** An ISO date or a duration back from now (2h, 7d), as typed. */
+      since: string | undefined;
+    }
+  | { action: 'show'; id: string }
+  | {
+      action: 'resend';
+      ids: string[];
+      to: string;
+      contract: string | undefined;
+      outcome: string | undefined;
+      since: string | undefined;
+      secret: string | undefined;
+      yes: boolean;
+    };
+
 export interface SettleInput {
   idProposta: string;
   /** The contract the provider has for it. */
@@ -152,6 +175,7 @@ export interface CommandInputs {
   auth: AuthInput;
   config: ConfigInput;
   history: HistoryInput;
+  events: EventsInput;
   settle: SettleInput;
   store: StoreInput;
   schema: SchemaInput;

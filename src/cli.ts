@@ -346,6 +346,50 @@ export function buildProgram(
       await dispatch('history', { limit: o.limit, proposal: o.proposal, contract: o.contract, outcome: o.outcome, since: o.since }, globals());
     });
 
+  const events = program
+    .command('events')
+    .description(help('help.events'))
+    .addHelpText('after', examples('econsig events', 'econsig events show 42', 'econsig events resend --since 1d --to http://localhost:3000/webhooks'));
+  // `econsig events` is `econsig events list`: the list's flags stay its own (resend has a --contract too).
+  events
+    .command('list', { isDefault: true })
+    .description(help('help.events.list'))
+    .option('--limit <n>', help('help.events.limit'), parsePositiveInt, 20)
+    .option('--contract <id>', help('help.events.contract'))
+    .option('--proposal <id>', help('help.events.proposal'))
+    .option('--outcome <outcome>', help('help.events.outcome'))
+    .option('--since <when>', help('help.events.since'))
+    .addHelpText('after', examples('econsig events', 'econsig events --contract C-1001 --json', 'econsig events --outcome denied --since 1d --limit 50'))
+    .action(async (o) => {
+      await dispatch('events', { action: 'list', limit: o.limit, contract: o.contract, proposal: o.proposal, outcome: o.outcome, since: o.since }, globals());
+    });
+  events
+    .command('show')
+    .description(help('help.events.show'))
+    .argument('<id>', help('help.events.id'))
+    .addHelpText('after', examples('econsig events show 42', 'econsig events show msg_2a9f... --json'))
+    .action(async (id) => {
+      await dispatch('events', { action: 'show', id }, globals());
+    });
+  events
+    .command('resend')
+    .description(help('help.events.resend'))
+    .argument('[id...]', help('help.events.ids'))
+    .requiredOption('--to <url>', help('help.events.to'), parseUrl)
+    .option('--contract <id>', help('help.events.contract'))
+    .option('--outcome <outcome>', help('help.events.outcome'))
+    .option('--since <when>', help('help.events.since'))
+    .option('--secret <whsec>', help('help.events.secret'))
+    .option('-y, --yes', help('help.events.yes'))
+    .addHelpText(
+      'after',
+      examples('econsig events resend 42 43 --to http://localhost:3000/webhooks', 'econsig events resend --since 1d --to https://homolog.example.com/hooks --secret whsec_...') +
+        `\n${help('help.events.resendExitCode')}\n`,
+    )
+    .action(async (ids, o) => {
+      await dispatch('events', { action: 'resend', ids, to: o.to, contract: o.contract, outcome: o.outcome, since: o.since, secret: o.secret, yes: o.yes === true }, globals());
+    });
+
   const store = program
     .command('store')
     .description(help('help.store'))

@@ -23,6 +23,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   auth: () => import('./commands/auth.js'),
   config: () => import('./commands/config.js'),
   history: () => import('./commands/history.js'),
+  events: () => import('./commands/events.js'),
   settle: () => import('./commands/settle.js'),
   store: () => import('./commands/store.js'),
   schema: () => import('./commands/schema.js'),

@@ -3,7 +3,7 @@
  * with exponential backoff and jitter while the listener is down or answers non-2xx.
  */
 import { Agent, request } from 'undici';
-import { signWebhook } from '../webhook/verify.js';
+import { webhookHeaders } from '../webhook/verify.js';
 import { defaultWebhookRetry, webhookRetryDelayMs, type RecordedBankData, type WebhookRetryPolicy } from './rules.js';
 
 /** The result event (docs/cli-contract.md "Sandbox"), plus the bank data the contract recorded. */
@@ -65,14 +65,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     if (closed) return;
     options.onState(payload.idContrato, 'sending', n);
     const body = JSON.stringify(payload);
-    const timestamp = Math.floor(options.now().getTime() / 1000);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'econsig-sandbox',
-      'webhook-id': webhookId,
-      'webhook-timestamp': String(timestamp),
-    };
-    if (options.secret !== undefined) headers['webhook-signature'] = signWebhook(options.secret, webhookId, timestamp, body);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'econsig-sandbox', ...webhookHeaders(options.secret, webhookId, options.now(), body) };
     const started = performance.now();
     let httpStatus: number | undefined;
     let error: string | undefined;

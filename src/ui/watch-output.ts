@@ -26,7 +26,7 @@ export interface WatchOutput {
   stopped(stats: ListenerStats): void;
 }
 
-function outcomeColor(theme: Theme, outcome: string): (t: string) => string {
+export function outcomeColor(theme: Theme, outcome: string): (t: string) => string {
   if (outcome === 'approved') return theme.success;
   if (outcome === 'denied') return theme.error;
   if (outcome === 'cancelled') return theme.warning;
@@ -191,7 +191,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
 }
 
 /** A delivery's outcome as people read it: approved, denied, cancelled, or unknown with its status. */
-function outcomeText(lang: Lang, outcome: string, status: string): string {
+export function outcomeText(lang: Lang, outcome: string, status: string): string {
   const key = `watch.outcome_${outcome}`;
   return isMessageKey(key) ? say(lang, key, { status }) : outcome;
 }

@@ -1,0 +1,91 @@
+import type { Context, EventsInput } from '../cli-inputs.js';
+import { EconsigError, ExitCode, UsageError } from '../errors.js';
+import { msg } from '../i18n/index.js';
+import { sinceInstant } from '../domain/since.js';
+import type { EventQuery } from '../record/record.js';
+import { openSettingsStore } from '../record/open.js';
+import { isLoopbackUrl } from '../service/client.js';
+import { listenerSettings, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
+import { renderStoreNotice } from '../ui/history-output.js';
+import { renderEvent, renderEvents, renderResendSummary, renderResent, renderUnsigned } from '../ui/events-output.js';
+import { confirmTarget } from '../ui/prompts.js';
+import { decodeSecret } from '../webhook/verify.js';
+
+/** What a delivery can be (webhook/extract.ts, WebhookOutcome). */
+const EVENT_OUTCOMES: readonly string[] = ['approved', 'denied', 'cancelled', 'unknown'];
+/** Above this many, a resend on a terminal asks first. */
+const CONFIRM_ABOVE = 10;
+
+type Filters = Pick<EventsInput & { action: 'list' }, 'contract' | 'proposal' | 'outcome' | 'since'>;
+
+/** The filters shared by `events` and `events resend`, checked: the store's query without its page. */
+function queryOf(input: Filters): Omit<EventQuery, 'limit' | 'beforeId'> {
+  if (input.outcome !== undefined && !EVENT_OUTCOMES.includes(input.outcome)) {
+    throw new UsageError(msg('events.badOutcome', { value: JSON.stringify(input.outcome) }), msg('events.badOutcomeHint', { outcomes: EVENT_OUTCOMES.join(', ') }));
+  }
+  let since: string | undefined;
+  if (input.since !== undefined) {
+    since = sinceInstant(input.since, new Date()) ?? undefined;
+    if (since === undefined) throw new UsageError(msg('history.badSince', { value: JSON.stringify(input.since) }), msg('history.badSinceHint'));
+  }
+  return {
+    ...(input.proposal === undefined ? {} : { idProposta: input.proposal }),
+    ...(input.contract === undefined ? {} : { idContrato: input.contract }),
+    ...(input.outcome === undefined ? {} : { outcome: input.outcome }),
+    ...(since === undefined ? {} : { since }),
+  };
+}
+
+export async function run(input: EventsInput, ctx: Context): Promise<number> {
+  if (input.action === 'resend') return resend(input, ctx);
+  const query = input.action === 'list' ? queryOf(input) : undefined;
+  const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
+  const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
+  try {
+    if (input.action === 'list') {
+      renderEvents(ctx.io, await store.events({ ...query, limit: input.limit }));
+      return ExitCode.ok;
+    }
+    const event = await store.event(input.id);
+    if (event === null) throw new EconsigError(msg('events.notFound', { id: input.id, store: store.location }), { exitCode: ExitCode.notFound, hint: msg('events.notFoundHint') });
+    renderEvent(ctx.io, event);
+    return ExitCode.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The secret that signs, checked before anything is sent: --secret, ECONSIG_WEBHOOK_SECRET, the profile's webhook.secret. */
+function signingSecret(settings: ResolvedSettings): string | undefined {
+  const { secret } = listenerSettings(settings);
+  if (secret === undefined) return undefined;
+  try {
+    decodeSecret(secret.value);
+  } catch (error) {
+    throw new UsageError(msg('events.secretUnusable', { source: secret.source, reason: (error as Error).message }), msg('events.secretUnusableHint'));
+  }
+  return secret.value;
+}
+
+async function resend(input: Extract<EventsInput, { action: 'resend' }>, ctx: Context): Promise<number> {
+  const filtered = input.contract !== undefined || input.outcome !== undefined || input.since !== undefined;
+  if ((input.ids.length > 0) === filtered) throw new UsageError(msg('events.resendWhich'), msg('events.resendWhichHint'));
+  // Bodies may hold a person's data: never over a network in clear unless the operator says so.
+  if (!input.yes && new URL(input.to).protocol === 'http:' && !isLoopbackUrl(input.to)) throw new UsageError(msg('events.insecureTo', { url: input.to }), msg('events.insecureToHint'));
+  const selection = filtered ? { query: queryOf({ ...input, proposal: undefined }) } : { ids: input.ids };
+  const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: input.secret === undefined ? {} : { 'webhook.secret': input.secret } });
+  const secret = signingSecret(settings);
+  const { resendDeliveries, selectDeliveries } = await import('../flows/resend-events.js');
+  const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
+  let results;
+  try {
+    const deliveries = await selectDeliveries(store, selection, store.location);
+    if (!input.yes && ctx.io.canPrompt && deliveries.length > CONFIRM_ABOVE) await confirmTarget(ctx.io, msg('events.confirmResend', { n: deliveries.length, url: input.to }), ctx.signal);
+    if (secret === undefined && deliveries.length > 0) renderUnsigned(ctx.io);
+    results = await resendDeliveries(deliveries, { to: input.to, secret, signal: ctx.signal }, (result) => renderResent(ctx.io, result));
+  } finally {
+    await store.close();
+  }
+  renderResendSummary(ctx.io, input.to, results);
+  return results.every((r) => r.ok) ? ExitCode.ok : ExitCode.unavailable;
+}

@@ -1,0 +1,114 @@
+/**
+ * `econsig events resend`: stored deliveries POSTed again to a receiver, each body exactly as
+ * it was received, signed afresh as Standard Webhooks (webhook/verify.ts, webhookHeaders): the
+ * original webhook-id kept, so the receiver can dedupe, and a fresh timestamp, so it is not
+ * stale. Oldest first, as they arrived. Free of terminal I/O: it returns what each answered.
+ */
+import { Pool } from 'undici';
+import { EconsigError, ExitCode } from '../errors.js';
+import { msg } from '../i18n/index.js';
+import type { EventQuery, Store, StoredDelivery } from '../record/record.js';
+import { webhookHeaders } from '../webhook/verify.js';
+
+/** Which deliveries: by id (or webhook-id), or every one a query matches. */
+export type ResendSelection = { ids: readonly string[] } | { query: Omit<EventQuery, 'limit' | 'beforeId'> };
+
+export interface ResendOptions {
+  to: string;
+  /** The receiver's Standard Webhooks secret; without one the deliveries go unsigned. */
+  secret: string | undefined;
+  now?: () => Date;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ResendResult {
+  id: number;
+  webhookId: string | null;
+  idContrato: string | null;
+  /** The receiver's status; null when it did not answer, or nothing was sent. */
+  httpStatus: number | null;
+  ms: number | null;
+  error: string | null;
+  /** When its body was dropped (nothing could be sent); null while kept. */
+  payloadDroppedAt: string | null;
+  ok: boolean;
+}
+
+const PAGE = 1_000;
+
+/** The deliveries selected, oldest first; an id the store does not have is an error (exit 4) naming it. */
+export async function selectDeliveries(store: Store, selection: ResendSelection, storeLocation: string): Promise<StoredDelivery[]> {
+  if ('ids' in selection) {
+    const found: StoredDelivery[] = [];
+    for (const id of selection.ids) {
+      const delivery = await store.event(id);
+      if (delivery === null) throw new EconsigError(msg('events.notFound', { id, store: storeLocation }), { exitCode: ExitCode.notFound, hint: msg('events.notFoundHint') });
+      found.push(delivery);
+    }
+    return found;
+  }
+  const newestFirst: StoredDelivery[] = [];
+  let beforeId: number | undefined;
+  for (;;) {
+    const page = await store.events({ ...selection.query, limit: PAGE, ...(beforeId === undefined ? {} : { beforeId }) });
+    newestFirst.push(...page.events);
+    if (page.more === 0 || page.events.length === 0) break;
+    beforeId = page.events.at(-1)!.id;
+  }
+  return newestFirst.reverse();
+}
+
+/** The id a receiver dedupes on: the delivery's own webhook-id, else one econsig gives it (the same on every resend). */
+export function replayId(delivery: Pick<StoredDelivery, 'id' | 'webhookId'>): string {
+  return delivery.webhookId ?? `msg_econsig_${delivery.id}`;
+}
+
+/**
+ * POSTs each delivery to `to`, `concurrency` at a time on one connection pool; `onResult`
+ * hears each as it is answered. Resolves with every result in the deliveries' order.
+ */
+export async function resendDeliveries(deliveries: readonly StoredDelivery[], options: ResendOptions, onResult: (result: ResendResult) => void = () => undefined): Promise<ResendResult[]> {
+  const url = new URL(options.to);
+  const path = `${url.pathname}${url.search}`;
+  const now = options.now ?? (() => new Date());
+  const timeout = options.timeoutMs ?? 30_000;
+  const concurrency = options.concurrency ?? 16;
+  const pool = new Pool(url.origin, { connections: concurrency, headersTimeout: timeout, bodyTimeout: timeout });
+  const results: ResendResult[] = new Array(deliveries.length);
+  const sendOne = async (delivery: StoredDelivery): Promise<ResendResult> => {
+    const base = { id: delivery.id, webhookId: delivery.webhookId, idContrato: delivery.idContrato, payloadDroppedAt: delivery.payloadDroppedAt };
+    if (delivery.payload === null) return { ...base, httpStatus: null, ms: null, error: null, ok: false };
+    const body = Buffer.from(delivery.payload);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'econsig-resend', ...webhookHeaders(options.secret, replayId(delivery), now(), body) };
+    const started = performance.now();
+    try {
+      const res = await pool.request({ path, method: 'POST', headers, body, ...(options.signal ? { signal: options.signal } : {}) });
+      await res.body.dump().catch(() => undefined);
+      const ms = Math.round(performance.now() - started);
+      return { ...base, httpStatus: res.statusCode, ms, error: null, ok: res.statusCode >= 200 && res.statusCode < 300 };
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const code = (error as { code?: string }).code;
+      const message = error instanceof Error ? error.message : String(error);
+      return { ...base, httpStatus: null, ms: Math.round(performance.now() - started), error: code ? `${code}: ${message}` : message, ok: false };
+    }
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < deliveries.length) {
+      const at = next++;
+      const result = await sendOne(deliveries[at]!);
+      results[at] = result;
+      onResult(result);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, deliveries.length) }, worker));
+  } finally {
+    await pool.close();
+  }
+  return results;
+}

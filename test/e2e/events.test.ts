@@ -1,0 +1,147 @@
+/**
+ * `econsig events` through the built binary (issue 25): sandbox + watch + submit, then the
+ * deliveries listed, one shown whole, resent to the watch itself (a duplicate, counted) and
+ * to a bare server that verifies with the standardwebhooks library.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { bankOnly, cliEnv, startCountedSandbox, startStub, useScratch, writeJson } from './submit-harness.js';
+import { killWatches, startWatch } from './watch-process.js';
+
+const whsec = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const scratch = useScratch();
+afterEach(() => killWatches());
+
+interface Listed {
+  id: number;
+  receivedAt: string;
+  webhookId: string | null;
+  idContrato: string | null;
+  idProposta: string | null;
+  outcome: string;
+  status: string | null;
+  reason: string | null;
+  verified: boolean | null;
+  duplicates: number;
+}
+
+/** A receiver's request as it arrived: headers and body. */
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+describe('econsig events (built binary)', () => {
+  it('lists exactly what arrived, shows one whole, resends it signed with its webhook-id (a duplicate to the watch, counted), exit 7 naming a receiver that answers 500', async () => {
+    const { home, dir } = scratch;
+    const watch = startWatch(['--port', '0', '--json'], { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec });
+    const url = await watch.url();
+    const sbx = await startCountedSandbox({ delayMs: 50, webhookUrl: url, secret: whsec });
+    const env = { ...cliEnv(home, sbx.sandbox.url, sbx.sandbox.token), ECONSIG_WEBHOOK_SECRET: whsec };
+    writeJson(dir, 'PROP-1001.json', bankOnly('PROP-1001'));
+    writeJson(dir, 'PROP-1002.json', bankOnly('PROP-1002'));
+    expect((await runCli(['submit', dir, '--json'], { env })).code).toBe(0);
+    await watch.nextLine();
+    await watch.nextLine();
+
+    const listed = await runCli(['events', '--json'], { env });
+    expect(listed.code).toBe(0);
+    const doc = JSON.parse(listed.stdout) as { ok: boolean; events: Listed[]; more: number };
+    expect(doc.ok).toBe(true);
+    expect(doc.more).toBe(0);
+    expect(doc.events.map((e) => [e.idProposta, e.outcome, e.verified, e.duplicates]).sort()).toEqual([
+      ['PROP-1001', 'approved', true, 0],
+      ['PROP-1002', 'denied', true, 0],
+    ]);
+    const denied = doc.events.find((e) => e.outcome === 'denied')!;
+    expect(Object.keys(denied)).toEqual(['id', 'receivedAt', 'webhookId', 'idContrato', 'idProposta', 'outcome', 'status', 'reason', 'verified', 'duplicates']);
+    expect(denied.webhookId).toMatch(/\S/);
+
+    const shown = JSON.parse((await runCli(['events', 'show', String(denied.id), '--json'], { env })).stdout) as { ok: boolean; event: Listed & { headers: Record<string, string>; body: string } };
+    expect(shown.event).toMatchObject({ id: denied.id, webhookId: denied.webhookId, idContrato: denied.idContrato, reason: 'Margem consignável insuficiente' });
+    expect(shown.event.headers['webhook-signature']).toBe('[redacted]');
+    expect(shown.event.headers['webhook-id']).toBe(denied.webhookId);
+    expect(JSON.parse(shown.event.body)).toMatchObject({ idContrato: denied.idContrato, status: expect.any(String) });
+    const human = await runCli(['events', 'show', denied.webhookId!], { env });
+    expect(human.stdout).toContain(denied.idContrato!);
+    expect(human.stdout).toContain('webhook-signature: [redacted]');
+    expect(human.stdout).toContain('Margem consignável insuficiente');
+
+    // Resent to the watch itself: verified, answered as a duplicate, counted on the delivery.
+    const again = await runCli(['events', 'resend', String(denied.id), '--to', url], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`${denied.webhookId}.*200`));
+    const after = JSON.parse((await runCli(['events', '--outcome', 'denied', '--json'], { env })).stdout) as { events: Listed[] };
+    expect(after.events.map((e) => e.duplicates)).toEqual([1]);
+
+    // A bare receiver verifying with the standardwebhooks library gets the same body and webhook-id.
+    const received: Received[] = [];
+    const bodies = await startBodyServer(received);
+    const resent = await runCli(['events', 'resend', '--since', '1d', '--to', bodies.url, '--json'], { env });
+    expect(resent.code, resent.stderr).toBe(0);
+    const result = JSON.parse(resent.stdout) as { ok: boolean; sent: number; results: Array<{ id: number; httpStatus: number; ok: boolean }> };
+    expect(result).toMatchObject({ ok: true, sent: 2 });
+    expect(received).toHaveLength(2);
+    const webhook = new Webhook(whsec);
+    for (const r of received) {
+      const verified = webhook.verify(r.body, r.headers as Record<string, string>) as { idContrato: string };
+      const original = doc.events.find((e) => e.idContrato === verified.idContrato)!;
+      expect(r.headers['webhook-id']).toBe(original.webhookId);
+    }
+    expect(received.find((r) => r.headers['webhook-id'] === denied.webhookId)?.body).toBe(shown.event.body);
+    await bodies.close();
+
+    // A receiver that answers 500: exit 7, the delivery named with the status.
+    const failing = await startStub((req, res) => res.writeHead(500).end());
+    const failed = await runCli(['events', 'resend', String(denied.id), '--to', failing.url], { env });
+    expect(failed.code).toBe(7);
+    expect(failed.stdout).toMatch(new RegExp(`${denied.webhookId}.*500`));
+    expect(failed.stderr).toContain(denied.webhookId!);
+
+    // Plain http to another machine: refused before anything is sent.
+    const refused = await runCli(['events', 'resend', String(denied.id), '--to', 'http://192.0.2.1/hook'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(await watch.stop()).toBe(0);
+  }, 30_000);
+
+  it('--limit says how many more; an unknown id exits 4 naming it; a bad --outcome exits 2', async () => {
+    const { home } = scratch;
+    const watch = startWatch(['--port', '0', '--json'], { ECONSIG_HOME: home });
+    const url = await watch.url();
+    for (let i = 0; i < 5; i++) {
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idContrato: `C-${i}`, idProposta: `P-${i}`, status: 'APROVADO' }) });
+    }
+    await watch.stop();
+    const env = { ECONSIG_HOME: home };
+    const page = await runCli(['events', '--limit', '2'], { env });
+    expect(page.code).toBe(0);
+    expect(page.stdout.trim().split('\n')).toHaveLength(2);
+    expect(page.stdout).toContain('C-4');
+    expect(page.stderr).toContain('3 more');
+    const missing = await runCli(['events', 'show', 'nope'], { env });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('nope');
+    expect((await runCli(['events', '--outcome', 'maybe'], { env })).code).toBe(2);
+  }, 20_000);
+});
+
+/** A receiver that keeps each request's headers and body, and answers 200. */
+async function startBodyServer(into: Received[]): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      // Each request is answered and its connection closed, so close() never waits on one kept alive.
+      res.setHeader('connection', 'close');
+      into.push({ headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/hook`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
