@@ -1,7 +1,7 @@
 import type { Context, EventsInput } from '../cli-inputs.js';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
 import { msg } from '../i18n/index.js';
-import { sinceInstant } from '../domain/since.js';
+import { outcomeFlag, sinceFlag } from '../domain/since.js';
 import type { EventQuery } from '../record/record.js';
 import { openSettingsStore } from '../record/open.js';
 import { isLoopbackUrl } from '../service/client.js';
@@ -20,14 +20,8 @@ type Filters = Pick<EventsInput & { action: 'list' }, 'contract' | 'proposal' | 
 
 /** The filters shared by `events` and `events resend`, checked: the store's query without its page. */
 function queryOf(input: Filters): Omit<EventQuery, 'limit' | 'beforeId'> {
-  if (input.outcome !== undefined && !EVENT_OUTCOMES.includes(input.outcome)) {
-    throw new UsageError(msg('events.badOutcome', { value: JSON.stringify(input.outcome) }), msg('events.badOutcomeHint', { outcomes: EVENT_OUTCOMES.join(', ') }));
-  }
-  let since: string | undefined;
-  if (input.since !== undefined) {
-    since = sinceInstant(input.since, new Date()) ?? undefined;
-    if (since === undefined) throw new UsageError(msg('history.badSince', { value: JSON.stringify(input.since) }), msg('history.badSinceHint'));
-  }
+  outcomeFlag(input.outcome, EVENT_OUTCOMES);
+  const since = sinceFlag(input.since, new Date());
   return {
     ...(input.proposal === undefined ? {} : { idProposta: input.proposal }),
     ...(input.contract === undefined ? {} : { idContrato: input.contract }),

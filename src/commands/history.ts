@@ -1,8 +1,7 @@
 import type { Context, HistoryInput } from '../cli-inputs.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import { outcomes } from '../domain/outcome.js';
-import { msg } from '../i18n/index.js';
-import { sinceInstant } from '../domain/since.js';
+import { outcomeFlag, sinceFlag } from '../domain/since.js';
 import { openSettingsStore } from '../record/open.js';
 import { resolveSettings } from '../settings/settings.js';
 import { renderHistory, renderStoreNotice } from '../ui/history-output.js';
@@ -11,14 +10,8 @@ import { renderHistory, renderStoreNotice } from '../ui/history-output.js';
 const HISTORY_OUTCOMES: readonly string[] = [...outcomes, 'cancelled'];
 
 export async function run(input: HistoryInput, ctx: Context): Promise<number> {
-  if (input.outcome !== undefined && !HISTORY_OUTCOMES.includes(input.outcome)) {
-    throw new UsageError(msg('history.badOutcome', { value: JSON.stringify(input.outcome) }), msg('history.badOutcomeHint', { outcomes: HISTORY_OUTCOMES.join(', ') }));
-  }
-  let since: string | undefined;
-  if (input.since !== undefined) {
-    since = sinceInstant(input.since, new Date()) ?? undefined;
-    if (since === undefined) throw new UsageError(msg('history.badSince', { value: JSON.stringify(input.since) }), msg('history.badSinceHint'));
-  }
+  outcomeFlag(input.outcome, HISTORY_OUTCOMES);
+  const since = sinceFlag(input.since, new Date());
   // The profile's store: SQLite in the home, or the team store of database-url.
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
   const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));

@@ -3,8 +3,6 @@
  * deliveries in the store, one of them whole, a resend. Part of the one catalogue of i18n/index.ts.
  */
 export const en = {
-  'events.badOutcome': '--outcome {value} is not an outcome of a delivery.',
-  'events.badOutcomeHint': 'Use one of: {outcomes}.',
   'events.noMatch': 'no deliveries match',
   'events.more': '… {more} more; narrow with --contract, --proposal, --outcome, --since, or raise --limit',
   'events.duplicates': '{n} duplicates',
@@ -45,8 +43,6 @@ export const en = {
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
-  'events.badOutcome': '--outcome {value} não é um resultado de entrega.',
-  'events.badOutcomeHint': 'Use um destes: {outcomes}.',
   'events.noMatch': 'nenhuma entrega encontrada',
   'events.more': '… e mais {more}; filtre com --contract, --proposal, --outcome, --since, ou aumente --limit',
   'events.duplicates': '{n} duplicadas',
