@@ -58,6 +58,9 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
 
   /** Contracts already shown as a delivery to this listener. */
   const shown = new Set<string>();
+  /** With --forward-to, a delivery's line waits (by body hash) for the app's answer, which goes on it. */
+  let forwarding = false;
+  const held = new Map<string, string[]>();
   return {
     listening({ url, auth, forwardTo, contract, store }) {
       if (io.json) out(JSON.stringify({ event: 'listening', url }));
@@ -70,6 +73,7 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
         log('info', `  ${text}`, text);
       }
       if (forwardTo) log('info', `  ${say(lang, 'watch.forwarding', { url: forwardTo })}`, say(lang, 'watch.forwarding', { url: forwardTo }));
+      forwarding = forwardTo !== undefined;
       if (contract) log('info', `  ${say(lang, 'watch.waitingFor', { id: theme.strong(contract) })}`, say(lang, 'watch.waitingFor', { id: contract }));
       if (io.verbose) log('debug', theme.muted(`  ${say(lang, 'watch.store', { store })}`), say(lang, 'watch.store', { store }));
     },
@@ -114,7 +118,8 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           ];
           if (e.reason) parts.push(printable(JSON.stringify(personalText(io, e.reason))));
           parts.push(e.verified === true ? dataTheme.success(say(lang, 'watch.verified')) : dataTheme.muted(say(lang, 'watch.unverified')));
-          out(parts.join('  '));
+          if (forwarding) held.set(e.bodyHash, parts);
+          else out(parts.join('  '));
           return;
         }
         case 'duplicate': {
@@ -137,13 +142,24 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
           return;
         case 'forwarded': {
           const what = e.idContrato ?? e.webhookId ?? e.bodyHash.slice(0, 12);
-          const fields = { event: 'forwarded', idContrato: e.idContrato, httpStatus: e.httpStatus, ms: e.ms };
-          if (e.httpStatus !== null && e.httpStatus < 300) {
-            const text = say(lang, 'watch.forwarded', { what, status: e.httpStatus, ms: e.ms });
+          const fields = { event: 'forwarded', idContrato: e.idContrato, webhookId: e.webhookId, httpStatus: e.httpStatus, ms: e.ms };
+          const answered = e.httpStatus !== null && e.httpStatus < 300;
+          const parts = held.get(e.bodyHash);
+          if (parts) {
+            // The app's answer on the delivery's own line.
+            held.delete(e.bodyHash);
+            const app = e.httpStatus === null ? say(lang, 'watch.appNoAnswer') : say(lang, 'watch.appAnswered', { status: e.httpStatus, ms: e.ms });
+            parts.push((answered ? dataTheme.success : dataTheme.error)(app));
+            out(parts.join('  '));
+          } else if (answered) {
+            const text = say(lang, 'watch.forwarded', { what, status: e.httpStatus ?? '', ms: e.ms });
             log('info', theme.muted(`  → ${text}`), text, fields);
-          } else {
+          }
+          if (!answered) {
             const text = e.httpStatus === null ? say(lang, 'watch.forwardFailed', { what, error: String(e.error) }) : say(lang, 'watch.forwardAnswered', { what, status: e.httpStatus });
-            log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${text}`, text, fields);
+            const replay = e.idContrato === null ? `econsig events resend ${e.webhookId ?? '<id>'} --to <url>` : `econsig events resend --contract ${e.idContrato} --to <url>`;
+            const hint = say(lang, 'watch.forwardReplay', { command: replay });
+            log('warn', `${theme.warning(say(lang, 'run.warningLabel'))} ${text}\n  ${theme.info(say(lang, 'run.hintLabel'))} ${hint}`, text, { ...fields, hint });
           }
           return;
         }
@@ -179,6 +195,9 @@ export function createWatchOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json' | 'c
     },
 
     stopped(stats) {
+      // A delivery whose relay never answered (the listener closed first) is still shown.
+      for (const parts of held.values()) out(parts.join('  '));
+      held.clear();
       const extra = [
         stats.duplicates ? plural(stats.duplicates, 'watch.duplicateOne', 'watch.duplicateMany') : null,
         stats.rejected ? plural(stats.rejected, 'watch.rejectedOne', 'watch.rejectedMany') : null,

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { bankOnly, cliEnv, startCountedSandbox, startStub, useScratch, writeJson } from './submit-harness.js';
 import { killWatches, startWatch } from './watch-process.js';
+import { waitFor } from '../wait-for.js';
 
 const whsec = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const scratch = useScratch();
@@ -107,6 +108,37 @@ describe('econsig events (built binary)', () => {
     expect(await watch.stop()).toBe(0);
   }, 30_000);
 
+  it('watch --forward-to: the app gets the original headers and a fresh signature, its status is on the delivery\'s line, and a failed forward is kept for events resend', async () => {
+    const { home } = scratch;
+    const received: Received[] = [];
+    let answer = 500;
+    const app = await startBodyServer(received, () => answer);
+    const watch = startWatch(['--port', '0', '--forward-to', app.url], { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec });
+    const url = await waitFor(() => /(http:\/\/127\.0\.0\.1:\d+\/webhook)/.exec(watch.stderr())?.[1]);
+    const body = JSON.stringify({ evento: 'RESULTADO_PROPOSTA', idContrato: 'C-FWD', idProposta: 'PROP-1001', status: 'REPROVADO', motivo: 'Margem', dataHora: new Date().toISOString() });
+    const sentAt = new Date(Date.now() - 30_000);
+    const headers = new Webhook(whsec).sign('msg_fwd', sentAt, body);
+    const posted = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_fwd', 'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)), 'webhook-signature': headers, 'x-trace': 't-1' } });
+    expect(posted.status).toBe(200);
+    const line = await watch.nextLine();
+    expect(line).toMatch(/C-FWD.*→ app 500/);
+    expect(received[0]!.headers).toMatchObject({ 'webhook-id': 'msg_fwd', 'x-trace': 't-1' });
+    expect(Number(received[0]!.headers['webhook-timestamp'])).toBeGreaterThan(Math.floor(sentAt.getTime() / 1000));
+    expect(new Webhook(whsec).verify(received[0]!.body, received[0]!.headers as Record<string, string>)).toMatchObject({ idContrato: 'C-FWD' });
+    await waitFor(() => watch.stderr().includes('econsig events resend --contract C-FWD'));
+    expect(await watch.stop()).toBe(0);
+
+    const env = { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec };
+    const kept = JSON.parse((await runCli(['events', 'show', 'msg_fwd', '--json'], { env })).stdout) as { event: { forward: { httpStatus: number; url: string } } };
+    expect(kept.event.forward).toMatchObject({ httpStatus: 500, url: app.url });
+    answer = 200;
+    const replayed = await runCli(['events', 'resend', '--contract', 'C-FWD', '--to', app.url], { env });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(received.at(-1)!.body).toBe(body);
+    expect(received.at(-1)!.headers['webhook-id']).toBe('msg_fwd');
+    await app.close();
+  }, 20_000);
+
   it('--limit says how many more; an unknown id exits 4 naming it; a bad --outcome exits 2', async () => {
     const { home } = scratch;
     const watch = startWatch(['--port', '0', '--json'], { ECONSIG_HOME: home });
@@ -128,8 +160,8 @@ describe('econsig events (built binary)', () => {
   }, 20_000);
 });
 
-/** A receiver that keeps each request's headers and body, and answers 200. */
-async function startBodyServer(into: Received[]): Promise<{ url: string; close: () => Promise<void> }> {
+/** A receiver that keeps each request's headers and body, and answers `status()` (200). */
+async function startBodyServer(into: Received[], status: () => number = () => 200): Promise<{ url: string; close: () => Promise<void> }> {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     let body = '';
@@ -138,7 +170,7 @@ async function startBodyServer(into: Received[]): Promise<{ url: string; close: 
       // Each request is answered and its connection closed, so close() never waits on one kept alive.
       res.setHeader('connection', 'close');
       into.push({ headers: req.headers, body });
-      res.writeHead(200).end();
+      res.writeHead(status()).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -413,6 +413,29 @@ describe('listener: forwarding', () => {
     expect(events.find((e) => e.kind === 'forwarded')).toMatchObject({ httpStatus: 201, error: null, idContrato: 'F-1' });
   });
 
+  it('with a secret: the original headers and a fresh signature of the watch\'s own secret the app verifies; what the app answered is kept with the delivery', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const got: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
+    const app = await startApp(async (req, body, res) => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(502).end();
+    });
+    const l = await listen({ secret, forwardTo: `http://127.0.0.1:${app.port}/hooks` });
+    const body = sandboxBody('APROVADO', 'F-2');
+    const sentAt = Math.floor(Date.now() / 1000) - 60;
+    const signed = new Webhook(secret).sign('msg_f2', new Date(sentAt * 1000), body);
+    expect((await post(l.url, body, { 'webhook-id': 'msg_f2', 'webhook-timestamp': String(sentAt), 'webhook-signature': signed, 'x-custom': 'kept' })).status).toBe(200);
+    await waitFor(() => events.some((e) => e.kind === 'forwarded'));
+    const relayed = got[0]!;
+    expect(relayed.headers).toMatchObject({ 'webhook-id': 'msg_f2', 'x-custom': 'kept' });
+    expect(Number(relayed.headers['webhook-timestamp'])).toBeGreaterThan(sentAt);
+    expect(new Webhook(secret).verify(relayed.body.toString(), relayed.headers as Record<string, string>)).toMatchObject({ idContrato: 'F-2' });
+    await waitFor(async () => (await store.event('msg_f2'))?.forward !== null);
+    const kept = await store.event('msg_f2');
+    expect(kept?.forward).toMatchObject({ url: `http://127.0.0.1:${app.port}/hooks`, httpStatus: 502, error: null });
+    expect(kept?.headers).toMatchObject({ 'webhook-id': 'msg_f2', 'webhook-signature': '[redacted]', 'x-custom': 'kept' });
+  });
+
   it('reports a forward that cannot connect, while the sender still gets 200', async () => {
     const dead = await startApp(async () => {});
     const deadPort = dead.port;
