@@ -2,6 +2,7 @@
  * What each command receives once commander has parsed argv: the typed inputs, the
  * context, and the contract every `src/commands/<name>.ts` module fulfils.
  */
+import type { FieldSetting } from './cli-parsers.js';
 import type { Io } from './ui/io.js';
 
 // ---------------------------------------------------------------------------
@@ -85,6 +86,19 @@ export interface SandboxInput {
   tlsCert?: string;
   tlsKey?: string;
   clientCa?: string;
+}
+
+/** `sandbox trigger <outcome>`: a result sent now by the running sandbox. */
+export interface TriggerInput {
+  outcome: 'approved' | 'denied' | 'cancelled';
+  contract: string | undefined;
+  proposal: string | undefined;
+  reason: string | undefined;
+  /** --set (strings) then --set-json (any JSON), in that order. */
+  set: FieldSetting[];
+  times: number;
+  /** The sandbox's base URL; default the one announced in this home. */
+  sandbox: string | undefined;
 }
 
 export interface DemoInput {
@@ -171,6 +185,7 @@ export interface CommandInputs {
   submit: SubmitInput;
   watch: WatchInput;
   sandbox: SandboxInput;
+  trigger: TriggerInput;
   demo: DemoInput;
   auth: AuthInput;
   config: ConfigInput;

@@ -110,3 +110,27 @@ export function parseBaseUrlFlag(value: string): string {
   if (problem === 'fragment') throw invalid('config.expectNoFragment');
   return url;
 }
+
+/** A field of a payload and its value: `--set path=value` (a string), `--set-json path=<JSON>`. */
+export interface FieldSetting {
+  path: string;
+  value: unknown;
+}
+
+/** `--set path=value`, repeatable: the value is a string, whatever it looks like. */
+export function collectSet(text: string, previous: FieldSetting[] = []): FieldSetting[] {
+  const at = text.indexOf('=');
+  if (at < 1) throw invalid('cli.expectSet');
+  return [...previous, { path: text.slice(0, at), value: text.slice(at + 1) }];
+}
+
+/** `--set-json path=<JSON>`, repeatable. */
+export function collectSetJson(text: string, previous: FieldSetting[] = []): FieldSetting[] {
+  const at = text.indexOf('=');
+  if (at < 1) throw invalid('cli.expectSetJson');
+  try {
+    return [...previous, { path: text.slice(0, at), value: JSON.parse(text.slice(at + 1)) as unknown }];
+  } catch {
+    throw invalid('cli.expectSetJson');
+  }
+}

@@ -4,9 +4,9 @@
  * `--version` load nothing but commander. Typed inputs: cli-inputs.ts; flag value parsers:
  * cli-parsers.ts.
  */
-import { Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
-import { parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { collectSet, collectSetJson, type FieldSetting, parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
 import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
 import { type Lang, say } from './i18n/index.js';
 import { versionText } from './package-files.js';
@@ -183,7 +183,7 @@ export function buildProgram(
       await dispatch('watch', { port, host, path, secret, auth, tlsCert, tlsKey, forwardTo, contract, timeout }, globals());
     });
 
-  program
+  const sandbox = program
     .command('sandbox')
     .description(help('help.sandbox'))
     .option('--port <n>', help('help.sandbox.port'), parsePort, 4010)
@@ -222,6 +222,28 @@ export function buildProgram(
         { port, host, webhookUrl, token, delay, secret, rateLimit, proposals, failRate, latency, oauth: oauth === true, tokenTtl, tlsCert, tlsKey, clientCa },
         globals(),
       );
+    });
+  sandbox
+    .command('trigger')
+    .description(help('help.trigger'))
+    .addArgument(new Argument('<outcome>', help('help.trigger.outcome')).choices(['approved', 'denied', 'cancelled'] as const))
+    .option('--contract <idContrato>', help('help.trigger.contract'))
+    .option('--proposal <idProposta>', help('help.trigger.proposal'))
+    .option('--reason <text>', help('help.trigger.reason'))
+    .option('--set <path=value>', help('help.trigger.set'), collectSet, [] as FieldSetting[])
+    .option('--set-json <path=json>', help('help.trigger.setJson'), collectSetJson, [] as FieldSetting[])
+    .option('--times <n>', help('help.trigger.times'), parsePositiveInt, 1)
+    .addOption(new Option('--sandbox <url>', help('help.trigger.sandbox')).argParser(parseUrl))
+    .addHelpText(
+      'after',
+      examples(
+        'econsig sandbox trigger denied --contract 0b6c5f3e-... --set motivo="Margem insuficiente"',
+        'econsig sandbox trigger approved --proposal PROP-1001 --times 3   # help.ex.triggerTimes',
+        'econsig sandbox trigger cancelled --contract C-1 --set-json contaBancaria=null --sandbox http://127.0.0.1:4010',
+      ) + `\n${help('help.trigger.exitCode')}\n`,
+    )
+    .action(async (outcome, o) => {
+      await dispatch('trigger', { outcome, contract: o.contract, proposal: o.proposal, reason: o.reason, set: [...o.set, ...o.setJson], times: o.times, sandbox: o.sandbox }, globals());
     });
 
   program

@@ -19,6 +19,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   submit: () => import('./commands/submit.js'),
   watch: () => import('./commands/watch.js'),
   sandbox: () => import('./commands/sandbox.js'),
+  trigger: () => import('./commands/trigger.js'),
   demo: () => import('./commands/demo.js'),
   auth: () => import('./commands/auth.js'),
   config: () => import('./commands/config.js'),

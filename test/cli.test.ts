@@ -106,6 +106,12 @@ describe('argv to typed input', () => {
       { action: 'resend', ids: [], to: 'http://127.0.0.1:3000/h', contract: 'C-1', outcome: undefined, since: undefined, secret: 'whsec_x', yes: true },
     ],
     [['events', 'resend', '1', '2', '--to', 'https://h.example/h'], 'events', { action: 'resend', ids: ['1', '2'], to: 'https://h.example/h', contract: undefined, outcome: undefined, since: undefined, secret: undefined, yes: false }],
+    [
+      ['sandbox', 'trigger', 'denied', '--contract', 'C-1', '--set', 'motivo=Margem=baixa', '--set-json', 'contaBancaria=null', '--set', 'a.b=1', '--times', '3'],
+      'trigger',
+      { outcome: 'denied', contract: 'C-1', proposal: undefined, reason: undefined, set: [{ path: 'motivo', value: 'Margem=baixa' }, { path: 'a.b', value: '1' }, { path: 'contaBancaria', value: null }], times: 3, sandbox: undefined },
+    ],
+    [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--sandbox', 'http://127.0.0.1:4010'], 'trigger', { outcome: 'approved', contract: undefined, proposal: 'P', reason: undefined, set: [], times: 1, sandbox: 'http://127.0.0.1:4010' }],
     [['schema'], 'schema', {}],
     [['settle', 'PROP-1', '--contract', 'C-1'], 'settle', { idProposta: 'PROP-1', contract: 'C-1', notSent: false }],
     [['settle', 'PROP-1', '--not-sent'], 'settle', { idProposta: 'PROP-1', contract: undefined, notSent: true }],

@@ -44,6 +44,9 @@ export async function run(input: SandboxInput, ctx: Context): Promise<number> {
     ...(tls ? { tls } : {}),
   });
   ctx.defer(() => sandbox.close());
+  // `econsig sandbox trigger` on this machine finds it, and its token, here.
+  const { announceSandbox } = await import('../settings/sandbox-announce.js');
+  ctx.defer(await announceSandbox(settings.paths.home, { url: sandbox.url, token: sandbox.token, pid: process.pid }));
   output.listening({
     baseUrl: sandbox.url,
     token: sandbox.token,

@@ -29,6 +29,8 @@ export const en = {
   'cli.expectFixedPort': 'expected a fixed port that the webhook sender targets, e.g. 127.0.0.1:4020 (0 would pick one nobody knows).',
   'cli.expectHostPort': 'expected host:port, e.g. 127.0.0.1:4020, or a port.',
   'cli.expectUrl': 'expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.',
+  'cli.expectSet': 'expected path=value, e.g. motivo=Margem or contaBancaria.agencia=0001.',
+  'cli.expectSetJson': 'expected path=<JSON>, e.g. motivo=null or valores=[1,2].',
   'cli.expectHttpUrl': 'expected an http:// or https:// URL.',
   'cli.expectLang': 'expected pt-BR or en.',
 } as const;
@@ -58,6 +60,8 @@ export const ptBR: Record<keyof typeof en, string> = {
   'cli.expectFixedPort': 'informe uma porta fixa, a que o remetente do webhook usa, por exemplo 127.0.0.1:4020 (0 escolheria uma que ninguém conhece).',
   'cli.expectHostPort': 'informe host:porta, por exemplo 127.0.0.1:4020, ou só a porta.',
   'cli.expectUrl': 'informe uma URL http(s) completa, por exemplo http://127.0.0.1:4020/webhook.',
+  'cli.expectSet': 'informe caminho=valor, por exemplo motivo=Margem ou contaBancaria.agencia=0001.',
+  'cli.expectSetJson': 'informe caminho=<JSON>, por exemplo motivo=null ou valores=[1,2].',
   'cli.expectHttpUrl': 'informe uma URL http:// ou https://.',
   'cli.expectLang': 'informe pt-BR ou en.',
 };

@@ -23,7 +23,8 @@ import {
   type SubmissionCore,
   type WebhookRetryPolicy,
 } from './rules.js';
-import { createWebhookSender, type WebhookLogEntry } from './webhook-sender.js';
+import { createWebhookSender, type ResultPayload, type WebhookLogEntry } from './webhook-sender.js';
+import { TRIGGER_PATH, type TriggerAnswer, triggerPayload, triggerRequestSchema } from './trigger.js';
 
 export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
 
@@ -163,18 +164,70 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   // docs/service.md 1: one contract in progress per worker. It is finished when the delay
   // ends, whatever happens to the webhook, so "in progress for --delay seconds" holds exactly.
+  const resultOf = (contract: SandboxContract, at: string): ResultPayload => ({
+    evento: 'RESULTADO_PROPOSTA',
+    idContrato: contract.idContrato,
+    idProposta: contract.idProposta,
+    status: contract.status,
+    motivo: contract.motivo,
+    dataHora: at,
+    contaBancaria: contract.contaBancaria,
+  });
   const finish = (contract: SandboxContract): void => {
     contract.finishedAt = now().toISOString();
     if (inProgress.get(contract.workerCpf) === contract.idContrato) inProgress.delete(contract.workerCpf);
-    sender.deliver({
-      evento: 'RESULTADO_PROPOSTA',
-      idContrato: contract.idContrato,
-      idProposta: contract.idProposta,
-      status: contract.status,
-      motivo: contract.motivo,
-      dataHora: contract.finishedAt,
-      contaBancaria: contract.contaBancaria,
-    });
+    sender.deliver(resultOf(contract, contract.finishedAt));
+  };
+
+  /**
+   * POST /sandbox/v1/trigger (`econsig sandbox trigger`): the result of a contract (or of a
+   * proposal, whose contract is created first) sent now, `times` times with one webhook-id,
+   * each copy once the previous one was answered; answered with the first attempt of each,
+   * at once when one is not 2xx (the sender goes on retrying it as always).
+   */
+  const trigger = async (data: unknown): Promise<{ status: number; body: unknown }> => {
+    const parsed = triggerRequestSchema.safeParse(data);
+    if (!parsed.success) return { status: 400, body: { erros: parsed.error.issues.map((i) => ({ codigo: 'SVC_R00400', msg: `${i.path.join('.') || '(body)'}: ${i.message}` })) } };
+    const request = parsed.data;
+    if ((request.to ?? options.webhookUrl) === undefined) return { status: 409, body: { erros: [{ codigo: 'SVC_T00409', msg: 'O sandbox não tem URL de webhook (--webhook-url).' }] } };
+    let contract = request.idContrato === undefined ? undefined : contracts.get(request.idContrato);
+    if (request.idContrato !== undefined && contract === undefined) return { status: 404, body: { erros: [{ codigo: 'SVC_T00404', msg: `Contrato ${request.idContrato} não foi emitido por este sandbox.` }] } };
+    if (contract === undefined) {
+      const proposal = catalogue.proposal(request.idProposta!);
+      contract = {
+        idContrato: randomUUID(),
+        idProposta: request.idProposta!,
+        workerCpf: proposal?.workerCpf ?? '',
+        status: request.outcome === 'approved' ? 'APROVADO' : 'REPROVADO',
+        motivo: proposal?.reason ?? null,
+        contaBancaria: {},
+        pixReplaced: false,
+        createdAt: now().toISOString(),
+        finishedAt: now().toISOString(),
+        webhook: 'none',
+        webhookAttempts: 0,
+      };
+      contracts.set(contract.idContrato, contract);
+    }
+    const base = resultOf(contract, now().toISOString());
+    const body = JSON.stringify(triggerPayload(base, request));
+    const answer: TriggerAnswer = { idContrato: contract.idContrato, idProposta: contract.idProposta, webhookId: `msg_trg_${randomBytes(12).toString('hex')}`, attempts: [] };
+    for (let copy = 0; copy < request.times; copy++) {
+      const first = await new Promise<WebhookLogEntry>((onFirstAttempt) =>
+        sender.deliver(base, {
+          body,
+          webhookId: answer.webhookId,
+          ...(request.to === undefined ? {} : { url: request.to }),
+          once: request.once,
+          badSignature: request.badSignature,
+          timestampOffsetSeconds: request.timestampOffsetSeconds,
+          onFirstAttempt,
+        }),
+      );
+      answer.attempts.push({ httpStatus: first.httpStatus ?? null, error: first.error ?? null, delivered: first.delivered });
+      if (!first.delivered) break;
+    }
+    return { status: 200, body: answer };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -200,6 +253,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const form = await readBody(req);
       const result = oauth.handle(path, req.headers.authorization, form === null ? '' : form.toString('utf8'), now().getTime());
       return answer(result.status, result.body, result.headers);
+    }
+    if (path === TRIGGER_PATH) {
+      if (req.method !== 'POST') return reject(405, 'SVC_R00405', `Método ${req.method} não permitido; use POST.`, { allow: 'POST' });
+      if (!sameToken(req.headers.authorization ?? '', `Bearer ${token}`)) return answer(401, { code: 401, message: 'Token do sandbox inválido.' });
+      const body = await readBody(req);
+      let data: unknown;
+      try {
+        data = JSON.parse(body === null ? '' : body.toString('utf8'));
+      } catch {
+        return reject(400, 'SVC_R00400', 'O corpo da requisição não é um JSON válido.');
+      }
+      const result = await trigger(data);
+      return answer(result.status, result.body);
     }
     if (path !== CONTRACTS_PATH) return reject(404, 'SVC_R00404', `Recurso ${path} não existe; use POST ${CONTRACTS_PATH}.`);
     if (req.method !== 'POST') return reject(405, 'SVC_R00405', `Método ${req.method} não permitido; use POST.`, { allow: 'POST' });

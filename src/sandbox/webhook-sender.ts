@@ -50,10 +50,31 @@ export interface WebhookSenderOptions {
   onState: (idContrato: string, state: DeliveryState, attempts: number) => void;
 }
 
+/** How one delivery departs from the sandbox's own (`sandbox trigger`, `events check`). */
+export interface DeliverOptions {
+  /** The body to send, when not the payload as it is (a payload with fields set by `--set`). */
+  body?: string;
+  /** The Standard Webhooks id; default one per contract, the same on every retry. */
+  webhookId?: string;
+  /** Another receiver than the sandbox's webhook URL. */
+  url?: string;
+  /** Only the first attempt: no retries (a check's row). */
+  once?: boolean;
+  /** Signed with another secret than the receiver's (a check that a bad signature is refused). */
+  badSignature?: boolean;
+  /** Seconds added to the timestamp (negative: stale). */
+  timestampOffsetSeconds?: number;
+  /** Hears the first attempt's outcome (its log entry). */
+  onFirstAttempt?: (entry: WebhookLogEntry) => void;
+}
+
 export interface WebhookSender {
-  deliver(payload: ResultPayload): void;
+  deliver(payload: ResultPayload, options?: DeliverOptions): void;
   close(): Promise<void>;
 }
+
+/** A secret no receiver has: what `badSignature` signs with. */
+const WRONG_SECRET = `whsec_${Buffer.from('econsig-sandbox: not the receiver secret').toString('base64')}`;
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const policy = { ...defaultWebhookRetry, ...options.retry };
@@ -61,11 +82,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const attempt = async (payload: ResultPayload, url: string, webhookId: string, n: number): Promise<void> => {
+  const attempt = async (payload: ResultPayload, url: string, webhookId: string, n: number, how: DeliverOptions): Promise<void> => {
     if (closed) return;
     options.onState(payload.idContrato, 'sending', n);
-    const body = JSON.stringify(payload);
-    const headers = { 'content-type': 'application/json', 'user-agent': 'econsig-sandbox', ...webhookHeaders(options.secret, webhookId, options.now(), body) };
+    const body = how.body ?? JSON.stringify(payload);
+    const secret = how.badSignature ? WRONG_SECRET : options.secret;
+    const at = new Date(options.now().getTime() + (how.timestampOffsetSeconds ?? 0) * 1000);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'econsig-sandbox', ...webhookHeaders(secret, webhookId, at, body) };
     const started = performance.now();
     let httpStatus: number | undefined;
     let error: string | undefined;
@@ -87,9 +110,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
     if (closed) return;
     const delivered = httpStatus !== undefined && httpStatus >= 200 && httpStatus < 300;
-    const more = !delivered && n < policy.tries;
+    const more = !delivered && !how.once && n < policy.tries;
     const nextRetryMs = more ? webhookRetryDelayMs(n, policy, options.random) : undefined;
-    options.log({
+    const entry: WebhookLogEntry = {
       event: 'webhook',
       time: options.now().toISOString(),
       webhookId,
@@ -105,22 +128,25 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       ...(nextRetryMs === undefined ? {} : { nextRetryMs }),
       ...(!delivered && !more ? { gaveUp: true } : {}),
       durationMs: Math.round(performance.now() - started),
-    });
+    };
+    options.log(entry);
+    if (n === 1) how.onFirstAttempt?.(entry);
     if (delivered) return options.onState(payload.idContrato, 'delivered', n);
     if (!more) return options.onState(payload.idContrato, 'failed', n);
     options.onState(payload.idContrato, 'scheduled', n);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      void attempt(payload, url, webhookId, n + 1);
+      void attempt(payload, url, webhookId, n + 1, how);
     }, nextRetryMs);
     timers.add(timer);
   };
 
   return {
-    deliver(payload) {
-      if (closed || options.url === undefined) return;
+    deliver(payload, how = {}) {
+      const url = how.url ?? options.url;
+      if (closed || url === undefined) return;
       // Standard Webhooks: the id is the idempotency key, the same on every retry of one result.
-      void attempt(payload, options.url, `msg_${payload.idContrato.replace(/-/g, '')}`, 1);
+      void attempt(payload, url, how.webhookId ?? webhookIdOf(payload.idContrato), 1, how);
     },
     async close() {
       closed = true;
@@ -131,4 +157,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       await agent.destroy().catch(() => undefined);
     },
   };
+}
+
+/** The webhook-id of a contract's result: the same on every retry and every `sandbox trigger --times`. */
+export function webhookIdOf(idContrato: string): string {
+  return `msg_${idContrato.replace(/-/g, '')}`;
 }

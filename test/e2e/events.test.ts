@@ -3,17 +3,24 @@
  * deliveries listed, one shown whole, resent to the watch itself (a duplicate, counted) and
  * to a bare server that verifies with the standardwebhooks library.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { binPath, runCli } from './run-cli.js';
 import { bankOnly, cliEnv, startCountedSandbox, startStub, useScratch, writeJson } from './submit-harness.js';
 import { killWatches, startWatch } from './watch-process.js';
 import { waitFor } from '../wait-for.js';
 
 const whsec = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const scratch = useScratch();
-afterEach(() => killWatches());
+const sandboxes: ChildProcess[] = [];
+afterEach(() => {
+  killWatches();
+  for (const child of sandboxes.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
 
 interface Listed {
   id: number;
@@ -176,4 +183,54 @@ async function startBodyServer(into: Received[], status: () => number = () => 20
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return { url: `http://127.0.0.1:${address.port}/hook`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('econsig sandbox trigger (built binary)', () => {
+  it('denied --contract C --set motivo=X arrives at watch as denied with reason X; --times 3 is shown once and counted as 2 duplicates; an unknown contract exits 4; a receiver that does not answer exits 7', async () => {
+    const { home, dir } = scratch;
+    const env = { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec };
+    const watch = startWatch(['--port', '0', '--json'], env);
+    const url = await watch.url();
+    const sandbox = startSandboxProcess(['--port', '0', '--delay', '0.05', '--json', '--webhook-url', url], env);
+    const { baseUrl, token } = await sandbox.listening;
+    writeJson(dir, 'PROP-1001.json', bankOnly('PROP-1001'));
+    const submitted = await runCli(['submit', join(dir, 'PROP-1001.json'), '--json'], { env: { ...env, ECONSIG_BASE_URL: baseUrl, ECONSIG_TOKEN: token } });
+    const contract = (JSON.parse(submitted.stdout) as { results: Array<{ idContrato: string }> }).results[0]!.idContrato;
+    expect(JSON.parse(await watch.nextLine())).toMatchObject({ idContrato: contract, outcome: 'approved' });
+
+    // The sandbox announced itself in this home: no --sandbox, no token needed.
+    const triggered = await runCli(['sandbox', 'trigger', 'denied', '--contract', contract, '--set', 'motivo=Margem excedida', '--times', '3', '--json'], { env });
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const answer = JSON.parse(triggered.stdout) as { ok: boolean; webhookId: string; attempts: Array<{ httpStatus: number }> };
+    expect(answer.attempts.map((a) => a.httpStatus)).toEqual([200, 200, 200]);
+    expect(JSON.parse(await watch.nextLine())).toMatchObject({ idContrato: contract, outcome: 'denied', reason: 'Margem excedida', verified: true, webhookId: answer.webhookId });
+    const listed = JSON.parse((await runCli(['events', '--json'], { env })).stdout) as { events: Listed[] };
+    expect(listed.events.map((e) => [e.webhookId, e.outcome, e.reason, e.duplicates])).toEqual([
+      [answer.webhookId, 'denied', 'Margem excedida', 2],
+      [expect.any(String), 'approved', null, 0],
+    ]);
+
+    const unknown = await runCli(['sandbox', 'trigger', 'approved', '--contract', 'C-NEVER'], { env });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('C-NEVER');
+    expect(await watch.stop()).toBe(0);
+
+    // The receiver is gone: no answer, exit 7 at once.
+    const gone = await runCli(['sandbox', 'trigger', 'cancelled', '--proposal', 'PROP-1003'], { env });
+    expect(gone.code).toBe(7);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.exited).toBe(0);
+  }, 30_000);
+});
+
+/** `econsig sandbox` from the built binary; its first --json line gives the base URL and token. */
+function startSandboxProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [binPath, 'sandbox', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  sandboxes.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const listening = new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as { baseUrl: string; token: string }));
+    child.once('close', () => reject(new Error('the sandbox stopped before it listened')));
+  });
+  return { child, exited, listening };
 }
