@@ -135,7 +135,7 @@ export interface HistoryInput {
   since?: string | undefined;
 }
 
-/** `events` (list), `events show <id>`, `events resend <id...> --to <url>`. */
+/** `events` (list), `events show <id>`, `events resend <id...> --to <url>`, `events check --to <url>`. */
 export type EventsInput =
   | {
       action: 'list';
@@ -156,6 +156,13 @@ export type EventsInput =
       since: string | undefined;
       secret: string | undefined;
       yes: boolean;
+    }
+  | {
+      action: 'check';
+      to: string;
+      /** A running sandbox's base URL (its own secret signs); default one started for the check. */
+      sandbox: string | undefined;
+      secret: string | undefined;
     };
 
 export interface SettleInput {

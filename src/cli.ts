@@ -412,6 +412,21 @@ export function buildProgram(
       await dispatch('events', { action: 'resend', ids, to: o.to, contract: o.contract, outcome: o.outcome, since: o.since, secret: o.secret, yes: o.yes === true }, globals());
     });
 
+  events
+    .command('check')
+    .description(help('help.events.check'))
+    .requiredOption('--to <url>', help('help.events.checkTo'), parseUrl)
+    .option('--secret <whsec>', help('help.events.checkSecret'))
+    .addOption(new Option('--sandbox <url>', help('help.events.checkSandbox')).argParser(parseUrl))
+    .addHelpText(
+      'after',
+      examples('ECONSIG_WEBHOOK_SECRET=whsec_... econsig events check --to http://127.0.0.1:3000/webhooks', 'econsig events check --to https://homolog.example.com/hooks --json') +
+        `\n${help('help.events.checkExitCode')}\n`,
+    )
+    .action(async (o) => {
+      await dispatch('events', { action: 'check', to: o.to, sandbox: o.sandbox, secret: o.secret }, globals());
+    });
+
   const store = program
     .command('store')
     .description(help('help.store'))

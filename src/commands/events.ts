@@ -7,7 +7,9 @@ import { openSettingsStore } from '../record/open.js';
 import { isLoopbackUrl } from '../service/client.js';
 import { listenerSettings, resolveSettings, type ResolvedSettings } from '../settings/settings.js';
 import { renderStoreNotice } from '../ui/history-output.js';
-import { renderEvent, renderEvents, renderResendSummary, renderResent, renderUnsigned } from '../ui/events-output.js';
+import type { CheckRow } from '../flows/check-receiver.js';
+import { resolveHome } from '../settings/home.js';
+import { renderCheck, renderCheckRow, renderEvent, renderEvents, renderResendSummary, renderResent, renderUnsigned } from '../ui/events-output.js';
 import { confirmTarget } from '../ui/prompts.js';
 import { decodeSecret } from '../webhook/verify.js';
 
@@ -32,6 +34,7 @@ function queryOf(input: Filters): Omit<EventQuery, 'limit' | 'beforeId'> {
 
 export async function run(input: EventsInput, ctx: Context): Promise<number> {
   if (input.action === 'resend') return resend(input, ctx);
+  if (input.action === 'check') return check(input, ctx);
   const query = input.action === 'list' ? queryOf(input) : undefined;
   const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals });
   const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
@@ -82,4 +85,21 @@ async function resend(input: Extract<EventsInput, { action: 'resend' }>, ctx: Co
   }
   renderResendSummary(ctx.io, input.to, results);
   return results.every((r) => r.ok) ? ExitCode.ok : ExitCode.unavailable;
+}
+
+/** A receiver's check: through a sandbox started here (signing with the receiver's secret) or a running one; 0 when every row holds, 1 when not. */
+async function check(input: Extract<EventsInput, { action: 'check' }>, ctx: Context): Promise<number> {
+  const [{ checkReceiver, withCheckSandbox }, { triggerTarget }] = await Promise.all([import('../flows/check-receiver.js'), import('../flows/sandbox-trigger.js')]);
+  const onRow = (row: CheckRow): void => renderCheckRow(ctx.io, row);
+  let report;
+  if (input.sandbox !== undefined) {
+    report = await checkReceiver(triggerTarget(resolveHome(ctx.env), input.sandbox, ctx.env.ECONSIG_TOKEN), input.to, onRow);
+  } else {
+    const settings = await resolveSettings({ env: ctx.env, globals: ctx.globals, flags: input.secret === undefined ? {} : { 'webhook.secret': input.secret } });
+    const secret = signingSecret(settings);
+    if (secret === undefined) throw new UsageError(msg('events.checkNeedsSecret'), msg('events.checkNeedsSecretHint'));
+    report = await withCheckSandbox(secret, (target) => checkReceiver(target, input.to, onRow));
+  }
+  renderCheck(ctx.io, input.to, report);
+  return report.ok ? ExitCode.ok : ExitCode.invalid;
 }

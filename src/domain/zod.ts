@@ -4,5 +4,5 @@
  * every locale, the JSON Schema converter and more (600 KB). By name, esbuild keeps only
  * what is used. Use it as `import * as z from './zod.js'`; the names are zod's own.
  */
-export { array, email, enum, object, string, ZodObject, ZodOptional } from 'zod';
+export { array, boolean, email, enum, number, object, string, unknown, ZodObject, ZodOptional } from 'zod';
 export type { core, infer, ZodError, ZodRawShape } from 'zod';

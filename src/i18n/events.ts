@@ -40,6 +40,12 @@ export const en = {
   'events.resendDropped': '{what}  not sent: its body was dropped {at}',
   'events.resentSummary': 'sent {sent} of {n} to {url}; {ok} answered 2xx',
   'events.resendNotOk': 'not answered 2xx: {names}',
+  'events.checkNeedsSecret': 'events check needs the receiver\'s webhook secret: the sandbox signs with it.',
+  'events.checkNeedsSecretHint': 'Give it in ECONSIG_WEBHOOK_SECRET (or --secret, or webhook.secret), or check through a running sandbox that has it (--sandbox <url>).',
+  'events.checkExpected': 'expected',
+  'events.checkGot': 'got',
+  'events.checkPassed': 'the receiver at {url} behaved in all {n} scenarios',
+  'events.checkFailed': 'the receiver at {url} failed {failed} of {n} scenarios',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -80,4 +86,10 @@ export const ptBR: Record<keyof typeof en, string> = {
   'events.resendDropped': '{what}  não enviada: o corpo foi descartado em {at}',
   'events.resentSummary': '{sent} de {n} enviadas para {url}; {ok} com resposta 2xx',
   'events.resendNotOk': 'sem resposta 2xx: {names}',
+  'events.checkNeedsSecret': 'events check precisa do segredo de webhook do receptor: o sandbox assina com ele.',
+  'events.checkNeedsSecretHint': 'Dê-o em ECONSIG_WEBHOOK_SECRET (ou --secret, ou webhook.secret), ou teste por um sandbox em execução que o tenha (--sandbox <url>).',
+  'events.checkExpected': 'esperado',
+  'events.checkGot': 'recebido',
+  'events.checkPassed': 'o receptor em {url} se comportou bem nos {n} cenários',
+  'events.checkFailed': 'o receptor em {url} falhou em {failed} de {n} cenários',
 };

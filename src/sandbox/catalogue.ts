@@ -24,6 +24,13 @@ export const catalogueSchema = z
         workerCpf: cpfSchema,
         outcome: z.enum(['approved', 'denied']),
         reason: z.string().min(1).optional(),
+        /**
+         * How its result is delivered, for a receiver under test: `twice` (the same webhook-id
+         * again once the first was answered), `out-of-order` (approved, then denied, for the same
+         * contract), `late` (`lateSeconds` after the delay, past a waiter's timeout).
+         */
+        scenario: z.enum(['twice', 'out-of-order', 'late']).optional(),
+        lateSeconds: z.number().positive().max(86_400).optional(),
       }),
     ),
     pixKeys: z.array(z.object({ key: z.string().min(1), workerCpf: cpfSchema, contaBancaria: bankAccountSchema })),

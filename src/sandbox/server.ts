@@ -23,7 +23,7 @@ import {
   type SubmissionCore,
   type WebhookRetryPolicy,
 } from './rules.js';
-import { createWebhookSender, type ResultPayload, type WebhookLogEntry } from './webhook-sender.js';
+import { createWebhookSender, type ResultPayload, type WebhookLogEntry, webhookIdOf } from './webhook-sender.js';
 import { TRIGGER_PATH, type TriggerAnswer, triggerPayload, triggerRequestSchema } from './trigger.js';
 
 export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
@@ -176,7 +176,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const finish = (contract: SandboxContract): void => {
     contract.finishedAt = now().toISOString();
     if (inProgress.get(contract.workerCpf) === contract.idContrato) inProgress.delete(contract.workerCpf);
-    sender.deliver(resultOf(contract, contract.finishedAt));
+    const result = resultOf(contract, contract.finishedAt);
+    const proposal = catalogue.proposal(contract.idProposta);
+    switch (proposal?.scenario) {
+      case 'twice':
+        // The same webhook-id and body again, once the first copy was answered.
+        return sender.deliver(result, { onFirstAttempt: () => sender.deliver(result) });
+      case 'out-of-order': {
+        // An approval, then a denial of the same contract (its own webhook-id): no ordering promise.
+        const approved = { ...result, status: 'APROVADO' as const, motivo: null };
+        const denied = { ...result, status: 'REPROVADO' as const, motivo: proposal.reason ?? null, dataHora: now().toISOString() };
+        return sender.deliver(approved, { onFirstAttempt: () => sender.deliver(denied, { webhookId: `${webhookIdOf(contract.idContrato)}_2` }) });
+      }
+      case 'late': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          sender.deliver(result);
+        }, (proposal.lateSeconds ?? 30) * 1000);
+        timers.add(timer);
+        return;
+      }
+      default:
+        return sender.deliver(result);
+    }
   };
 
   /**
@@ -211,7 +233,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const base = resultOf(contract, now().toISOString());
     const body = JSON.stringify(triggerPayload(base, request));
-    const answer: TriggerAnswer = { idContrato: contract.idContrato, idProposta: contract.idProposta, webhookId: `msg_trg_${randomBytes(12).toString('hex')}`, attempts: [] };
+    const answer: TriggerAnswer = { idContrato: contract.idContrato, idProposta: contract.idProposta, webhookId: request.webhookId ?? `msg_trg_${randomBytes(12).toString('hex')}`, attempts: [] };
     for (let copy = 0; copy < request.times; copy++) {
       const first = await new Promise<WebhookLogEntry>((onFirstAttempt) =>
         sender.deliver(base, {

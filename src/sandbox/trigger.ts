@@ -3,7 +3,7 @@
  * --override`), to the sandbox's receiver. What the request to the sandbox carries, and the
  * payload it becomes. Pure: the server does the sending (webhook-sender.ts).
  */
-import { z } from 'zod';
+import * as z from '../domain/zod.js';
 import type { ResultPayload } from './webhook-sender.js';
 
 export const TRIGGER_PATH = '/sandbox/v1/trigger';
@@ -29,6 +29,8 @@ export const triggerRequestSchema = z
     set: z.array(z.object({ path: z.string().regex(FIELD_PATH), value: z.unknown() })).default([]),
     /** The same event this many times, with the same webhook-id. */
     times: z.number().int().min(1).max(100).default(1),
+    /** The webhook-id to send it with (a retry of an earlier trigger's); default a new one. */
+    webhookId: z.string().min(1).max(200).optional(),
     /** Another receiver than the sandbox's webhook URL (`events check --sandbox`). */
     to: z.string().url().optional(),
     /** Only the first attempt of each copy, no retries. */

@@ -4,6 +4,7 @@
  * --json as docs/cli-contract.md "Events" gives it. In the list, a person's data in a reason
  * or a status is masked unless --reveal; `events show` prints the body asked for by name whole.
  */
+import type { CheckReport, CheckRow } from '../flows/check-receiver.js';
 import type { ResendResult } from '../flows/resend-events.js';
 import type { EventPage, StoredDelivery } from '../record/record.js';
 import { type Lang, say } from '../i18n/index.js';
@@ -149,4 +150,24 @@ export function renderResendSummary(io: Io, to: string, results: readonly Resend
   }
   io.stderr.write(`${say(io.lang, 'events.resentSummary', { sent, n: results.length, url: printable(to), ok: results.length - failed.length })}\n`);
   if (failed.length > 0) io.stderr.write(`${t.error(say(io.lang, 'events.resendNotOk', { names: printable(failed.map(nameOf).join(', ')) }))}\n`);
+}
+
+/** One row of a receiver's check as it ends (stdout, the command's data); nothing with --json. */
+export function renderCheckRow(io: Io, row: CheckRow): void {
+  if (io.json) return;
+  const t = createTheme({ color: io.colorStdout });
+  const mark = row.ok ? t.success('✓') : t.error('✗');
+  io.stdout.write(`${mark} ${row.scenario.padEnd(68)} ${t.muted(`${say(io.lang, 'events.checkExpected')}:`)} ${row.expected.padEnd(20)} ${t.muted(`${say(io.lang, 'events.checkGot')}:`)} ${printable(row.got)}\n`);
+}
+
+/** The verdict (stderr); with --json, the whole document. */
+export function renderCheck(io: Io, to: string, report: CheckReport): void {
+  if (io.json) {
+    io.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
+  const t = createTheme(io);
+  const failed = report.rows.filter((r) => !r.ok).length;
+  const values = { url: printable(to), n: report.rows.length, failed };
+  io.stderr.write(`${failed === 0 ? t.success(say(io.lang, 'events.checkPassed', values)) : t.error(say(io.lang, 'events.checkFailed', values))}\n`);
 }

@@ -234,3 +234,40 @@ function startSandboxProcess(args: string[], env: Record<string, string>) {
   });
   return { child, exited, listening };
 }
+
+describe('econsig events check (built binary)', () => {
+  interface Check {
+    ok: boolean;
+    rows: Array<{ scenario: string; expected: string; got: string; ok: boolean }>;
+  }
+
+  it("against econsig's own watch every row holds (exit 0); against a broken receiver (takes any signature, 500 on a duplicate) those rows fail (exit 1)", async () => {
+    const { home } = scratch;
+    const env = { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec };
+    const watch = startWatch(['--port', '0', '--json'], env);
+    const url = await watch.url();
+    const good = await runCli(['events', 'check', '--to', url, '--json'], { env });
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    const passed = JSON.parse(good.stdout) as Check;
+    expect(passed.ok).toBe(true);
+    const names = passed.rows.map((r) => r.scenario).join(' | ');
+    for (const word of ['signature', 'stale', 'duplicate', 'retry', 'approved', 'denied', 'cancelled']) expect(names).toContain(word);
+    expect(passed.rows.every((r) => r.ok)).toBe(true);
+    expect(await watch.stop()).toBe(0);
+
+    const seen = new Set<string>();
+    const broken = await startStub((req, res) => {
+      const id = String(req.headers['webhook-id']);
+      res.writeHead(seen.has(id) ? 500 : 200).end();
+      seen.add(id);
+    });
+    const bad = await runCli(['events', 'check', '--to', broken.url], { env });
+    expect(bad.code).toBe(1);
+    const failedRows = bad.stdout.split('\n').filter((line) => line.startsWith('✗'));
+    expect(failedRows.some((l) => l.includes('bad signature') && l.includes('got: 200'))).toBe(true);
+    expect(failedRows.some((l) => l.includes('stale'))).toBe(true);
+    expect(failedRows.some((l) => l.includes('duplicate') && l.includes('200, 500'))).toBe(true);
+    expect(bad.stdout.split('\n').filter((line) => line.startsWith('✓')).some((l) => l.includes('approved: a signed result'))).toBe(true);
+    expect(bad.stderr).toContain('failed');
+  }, 20_000);
+});

@@ -66,3 +66,41 @@ describe('sandbox trigger (POST /sandbox/v1/trigger)', () => {
     expect(triggerRequestSchema.safeParse({ outcome: 'denied', idContrato: 'C', set: [{ path: 'x', value: { y: [1] } }] }).success).toBe(true);
   });
 });
+
+describe('catalogue scenarios a receiver must survive', () => {
+  const submit = async (sbx: Sandbox, idProposta: string): Promise<string> =>
+    (await send(`${sbx.url}${CONTRACTS_PATH}`, { headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify(validSubmission(idProposta)) })).json.idContrato as string;
+
+  it('twice: the same webhook-id and body again once the first was answered; out-of-order: approved, then denied, for one contract', async () => {
+    const listener = await startListener();
+    running.push(listener);
+    const sbx = await sandbox({ webhookUrl: listener.url });
+    const twice = await submit(sbx, 'PROP-3001');
+    await waitFor(() => listener.deliveries.length === 2);
+    expect(listener.deliveries.map((d) => JSON.parse(d.body).idContrato)).toEqual([twice, twice]);
+    expect(listener.deliveries[1]!.headers['webhook-id']).toBe(listener.deliveries[0]!.headers['webhook-id']);
+    expect(listener.deliveries[1]!.body).toBe(listener.deliveries[0]!.body);
+    const reordered = await submit(sbx, 'PROP-3002');
+    await waitFor(() => listener.deliveries.length === 4);
+    const [approved, denied] = listener.deliveries.slice(2).map((d) => ({ id: d.headers['webhook-id'], ...(JSON.parse(d.body) as { idContrato: string; status: string; motivo: string | null }) }));
+    expect(approved).toMatchObject({ idContrato: reordered, status: 'APROVADO', motivo: null });
+    expect(denied).toMatchObject({ idContrato: reordered, status: 'REPROVADO', motivo: 'Margem consignável insuficiente' });
+    expect(denied!.id).not.toBe(approved!.id);
+  });
+
+  it('late: the result comes lateSeconds after the delay', async () => {
+    const listener = await startListener();
+    running.push(listener);
+    const catalogue = {
+      workers: [{ cpf: '52998224725', name: 'Maria' }],
+      proposals: [{ idProposta: 'PROP-L', workerCpf: '52998224725', outcome: 'approved' as const, scenario: 'late' as const, lateSeconds: 0.3 }],
+      pixKeys: [],
+    };
+    const sbx = await sandbox({ webhookUrl: listener.url, catalogue });
+    await submit(sbx, 'PROP-L');
+    // Finished (the delay is over, the worker free again), and its result not yet sent.
+    await waitFor(() => sbx.contracts()[0]?.finishedAt !== null);
+    expect(listener.deliveries).toHaveLength(0);
+    await waitFor(() => listener.deliveries.length === 1);
+  });
+});
