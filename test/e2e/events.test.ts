@@ -8,7 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { havePostgres, type PgCluster, startPostgres } from './postgres.js';
 import { binPath, runCli } from './run-cli.js';
 import { bankOnly, cliEnv, startCountedSandbox, startStub, useScratch, writeJson } from './submit-harness.js';
 import { killWatches, startWatch } from './watch-process.js';
@@ -270,4 +271,46 @@ describe('econsig events check (built binary)', () => {
     expect(bad.stdout.split('\n').filter((line) => line.startsWith('✓')).some((l) => l.includes('approved: a signed result'))).toBe(true);
     expect(bad.stderr).toContain('failed');
   }, 20_000);
+});
+
+describe.skipIf(!havePostgres())('events on the team store (PostgreSQL)', () => {
+  let pg: PgCluster;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it('trigger --times 3 to a team watch: events lists it once with 2 duplicates, shows it whole, resends it verified; events check passes against that watch', async () => {
+    const { home } = scratch;
+    const env = { ECONSIG_HOME: home, ECONSIG_WEBHOOK_SECRET: whsec, ECONSIG_DATABASE_URL: await pg.createDatabase('events_team') };
+    const watch = startWatch(['--port', '0', '--json'], env);
+    const url = await watch.url();
+    const sandbox = startSandboxProcess(['--port', '0', '--delay', '60', '--json', '--webhook-url', url], env);
+    await sandbox.listening;
+    const triggered = await runCli(['sandbox', 'trigger', 'denied', '--proposal', 'PROP-1002', '--set', 'motivo=Equipe', '--times', '3', '--json'], { env });
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const { webhookId } = JSON.parse(triggered.stdout) as { webhookId: string };
+    expect(JSON.parse(await watch.nextLine())).toMatchObject({ outcome: 'denied', reason: 'Equipe', webhookId });
+
+    const listed = JSON.parse((await runCli(['events', '--json'], { env })).stdout) as { events: Listed[]; more: number };
+    expect(listed.events.map((e) => [e.webhookId, e.outcome, e.reason, e.verified, e.duplicates])).toEqual([[webhookId, 'denied', 'Equipe', true, 2]]);
+    const shown = JSON.parse((await runCli(['events', 'show', String(listed.events[0]!.id), '--json'], { env })).stdout) as { event: { body: string; headers: Record<string, string> } };
+    expect(JSON.parse(shown.event.body)).toMatchObject({ motivo: 'Equipe', status: 'REPROVADO' });
+    expect(shown.event.headers['webhook-signature']).toBe('[redacted]');
+
+    const received: Received[] = [];
+    const bodies = await startBodyServer(received);
+    const resent = await runCli(['events', 'resend', webhookId, '--to', bodies.url], { env });
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(new Webhook(whsec).verify(received[0]!.body, received[0]!.headers as Record<string, string>)).toMatchObject({ motivo: 'Equipe' });
+    expect(received[0]!.headers['webhook-id']).toBe(webhookId);
+    await bodies.close();
+
+    const checked = await runCli(['events', 'check', '--to', url, '--json'], { env });
+    expect(checked.code, checked.stdout).toBe(0);
+    sandbox.child.kill('SIGTERM');
+    expect(await watch.stop()).toBe(0);
+  }, 30_000);
 });
