@@ -17,6 +17,7 @@ for (const [name, file, fn, print] of [
   ['wait', './wait.mjs', 'benchWait', 'printWait'],
   ['team', './team.mjs', 'benchTeam', 'printTeam'],
   ['store', './store.mjs', 'benchStore', 'printStore'],
+  ['events', './events.mjs', 'benchEvents', 'printEvents'],
   ['exe', './exe.mjs', 'benchExe', 'printExe'],
   ['inputs', './inputs.mjs', 'benchInputs', 'printInputs'],
 ]) {
