@@ -22,9 +22,9 @@ function localTime(iso: string): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${d.toTimeString().slice(0, 8)}`;
 }
 
-/** The fields of a delivery in `events --json` (and the start of `events show --json`'s). */
-function listed(io: Io, e: StoredDelivery, reveal = io.reveal) {
-  const voice = { reveal };
+/** The fields of a delivery in `events --json` (and the start of `events show --json`'s): a reason or status masked unless --reveal. */
+function listed(io: Io, e: StoredDelivery) {
+  const voice = io;
   return {
     id: e.id,
     receivedAt: e.receivedAt,
@@ -84,11 +84,11 @@ function pretty(body: string): string {
   }
 }
 
-/** One delivery whole. The body is what was asked for by name: shown as received, unmasked. */
+/** One delivery whole. The body is what was asked for by name: shown as received, unmasked; the fields above it as the list shows them. */
 export function renderEvent(io: Io, e: StoredDelivery): void {
   const lang: Lang = io.lang;
   if (io.json) {
-    const event = { ...listed(io, e, true), headers: e.headers, body: e.payload, payloadDroppedAt: e.payloadDroppedAt, forward: e.forward };
+    const event = { ...listed(io, e), headers: e.headers, body: e.payload, payloadDroppedAt: e.payloadDroppedAt, forward: e.forward };
     io.stdout.write(`${JSON.stringify({ ok: true, event })}\n`);
     return;
   }
@@ -100,9 +100,9 @@ export function renderEvent(io: Io, e: StoredDelivery): void {
     row('events.labelReceived', `${localTime(e.receivedAt)}  ${t.muted(e.receivedAt)}`),
     row('events.labelContract', e.idContrato === null ? t.muted(say(lang, 'watch.noContractId')) : printable(e.idContrato)),
     row('events.labelProposal', e.idProposta === null ? t.muted('-') : printable(e.idProposta)),
-    row('events.labelOutcome', outcomeColor(t, e.outcome)(outcomeText(lang, e.outcome, printable(e.status ?? say(lang, 'watch.noStatus'))))),
+    row('events.labelOutcome', outcomeColor(t, e.outcome)(outcomeText(lang, e.outcome, printable(personalText(io, e.status) ?? say(lang, 'watch.noStatus'))))),
   ];
-  if (e.reason) lines.push(row('events.labelReason', printable(e.reason)));
+  if (e.reason) lines.push(row('events.labelReason', printable(personalText(io, e.reason))));
   lines.push(row('events.labelSignature', e.verified === true ? t.success(say(lang, 'watch.verified')) : t.muted(say(lang, 'watch.unverified'))));
   lines.push(row('events.labelDuplicates', String(e.duplicates)));
   if (e.forward) {
