@@ -4,9 +4,9 @@
  * machine finds it without flags. Removed when the sandbox stops; one left by a sandbox that
  * was killed names a process that is gone, and is ignored.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSafely } from '../safe-file.js';
+import { readRegularFile, writeFileSafely } from '../safe-file.js';
 import { ensureHome } from './home.js';
 
 export interface SandboxAnnouncement {
@@ -31,7 +31,8 @@ export async function announceSandbox(home: string, announcement: SandboxAnnounc
 export function readAnnouncement(home: string): SandboxAnnouncement | undefined {
   let parsed: Partial<SandboxAnnouncement>;
   try {
-    parsed = JSON.parse(readFileSync(announcementPath(home), 'utf8')) as Partial<SandboxAnnouncement>;
+    // A FIFO or a huge file planted there is refused (and then ignored), never read.
+    parsed = JSON.parse(readRegularFile(announcementPath(home)).toString('utf8')) as Partial<SandboxAnnouncement>;
   } catch {
     return undefined;
   }
