@@ -47,7 +47,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -565,8 +565,7 @@ export class PostgresStore implements Store {
   }
 
   events(query: EventQuery): Promise<EventPage> {
-    const { page, more } = this.sql.events(query);
-    return this.use(msg('store.teamCannotRead'), async () => eventPage(await this.query(page), (await this.query(more))[0]));
+    return this.use(msg('store.teamCannotRead'), () => eventsPage(this.sql, query, (statement) => this.query(statement)));
   }
 
   event(key: string): Promise<StoredDelivery | null> {

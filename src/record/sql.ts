@@ -161,7 +161,7 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
      * `econsig events`: the page (newest first) and how many more match, counted up to
      * MORE_CAP, as history's; each filter has an index whose order is the id's (docs/store.md).
      */
-    events: (query: EventQuery): { page: Statement; more: Statement } => {
+    events: (query: EventQuery, fewSince = false): { page: Statement; more: Statement } => {
       const where: string[] = [];
       const params: unknown[] = [];
       const param = (value: unknown): string => p(params.push(value));
@@ -172,11 +172,17 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
       const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const n = params.length;
+      // `+id` keeps the engine from walking the table backwards in id order: the received_at
+      // index finds the few rows since, and they are sorted (eventsPage decides).
+      const order = fewSince ? '+id DESC' : 'id DESC';
       return {
-        page: statement(`SELECT ${DELIVERY_COLUMNS} FROM ${t}deliveries ${filter} ORDER BY id DESC LIMIT ${p(n + 1)}`, [...params, query.limit]),
-        more: statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t}deliveries ${filter} ORDER BY id DESC LIMIT ${p(n + 1)} OFFSET ${p(n + 2)}) AS more`, [...params, MORE_CAP, query.limit]),
+        page: statement(`SELECT ${DELIVERY_COLUMNS} FROM ${t}deliveries ${filter} ORDER BY ${order} LIMIT ${p(n + 1)}`, [...params, query.limit]),
+        more: statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t}deliveries ${filter} ORDER BY ${order} LIMIT ${p(n + 1)} OFFSET ${p(n + 2)}) AS more`, [...params, MORE_CAP, query.limit]),
       };
     },
+    /** How many deliveries were received since, counted up to `cap` on the received_at index. */
+    receivedSince: (since: string, cap: number) =>
+      statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t}deliveries WHERE received_at >= ${p(1)} LIMIT ${p(2)}) AS since`, [since, cap]),
     /** One delivery by its webhook-id, else by the id `events` gives (a webhook-id wins when both match). */
     event: (key: string) =>
       statement(
@@ -397,8 +403,20 @@ export function toStoredDelivery(row: Row): StoredDelivery {
   };
 }
 
-/** An events page from its rows and its count. */
-export function eventPage(rows: Row[], counted: Row | undefined): EventPage {
+/** Past this many deliveries since `--since`, they are found walking back from the newest; below it, on the received_at index. */
+const FEW_SINCE = 2 * MORE_CAP;
+
+/**
+ * An events page, its statements run by `run` in the engine. With `since`, one count on the
+ * received_at index first chooses the plan: walking back from the newest passes every older
+ * row when few are recent (`--since 1h` of a store of years: the whole table), and sorting
+ * what matched is slow when most are; each plan is cheap where it is chosen.
+ */
+export async function eventsPage(sql: RecordSql, query: EventQuery, run: (statement: Statement) => Row[] | Promise<Row[]>): Promise<EventPage> {
+  const few = query.since !== undefined && Number((await run(sql.receivedSince(query.since, FEW_SINCE)))[0]?.n ?? 0) < FEW_SINCE;
+  const { page, more } = sql.events(query, few);
+  const rows = await run(page);
+  const [counted] = await run(more);
   return { events: rows.map(toStoredDelivery), more: Number(counted?.n ?? 0), moreCap: MORE_CAP };
 }
 

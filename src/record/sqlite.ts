@@ -36,7 +36,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -415,13 +415,14 @@ export class SqliteStore implements Store {
     for (const { op, value } of done) op.resolve(value);
   }
 
-  /** Reads run outside any transaction, on WAL's latest committed snapshot. */
-  private read<T>(run: () => T): Promise<T> {
+  /** Reads run outside any transaction, on WAL's latest committed snapshot (several statements: each on the latest). */
+  private read<T>(run: () => T | Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(closedError(this.location));
+    const failed = (error: unknown): Promise<never> => Promise.reject(storageError(this.location, msg('store.cannotRead'), error));
     try {
-      return Promise.resolve(run());
+      return Promise.resolve(run()).catch(failed);
     } catch (error) {
-      return Promise.reject(storageError(this.location, msg('store.cannotRead'), error));
+      return failed(error);
     }
   }
 
@@ -508,8 +509,7 @@ export class SqliteStore implements Store {
   }
 
   events(query: EventQuery): Promise<EventPage> {
-    const { page, more } = this.sql.events(query);
-    return this.read(() => eventPage(this.all(page), this.all(more)[0]));
+    return this.read(() => eventsPage(this.sql, query, (statement) => this.all(statement)));
   }
 
   event(key: string): Promise<StoredDelivery | null> {
