@@ -7,7 +7,7 @@
 import type { CheckReport, CheckRow } from '../flows/check-receiver.js';
 import type { ResendResult } from '../flows/resend-events.js';
 import type { EventPage, StoredDelivery } from '../record/record.js';
-import { type Lang, say } from '../i18n/index.js';
+import { type Lang, type MessageKey, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { personalText } from './personal.js';
 import { printable } from './printable.js';
@@ -152,18 +152,22 @@ export function renderResendSummary(io: Io, to: string, results: readonly Resend
   if (failed.length > 0) io.stderr.write(`${t.error(say(io.lang, 'events.resendNotOk', { names: printable(failed.map(nameOf).join(', ')) }))}\n`);
 }
 
-/** One row of a receiver's check as it ends (stdout, the command's data); nothing with --json. */
+/** One row of a receiver's check as it ends (stdout, the command's data), in the run's language; nothing with --json. */
 export function renderCheckRow(io: Io, row: CheckRow): void {
   if (io.json) return;
   const t = createTheme({ color: io.colorStdout });
+  const lang = io.lang;
   const mark = row.ok ? t.success('✓') : t.error('✗');
-  io.stdout.write(`${mark} ${row.scenario.padEnd(68)} ${t.muted(`${say(io.lang, 'events.checkExpected')}:`)} ${row.expected.padEnd(20)} ${t.muted(`${say(io.lang, 'events.checkGot')}:`)} ${printable(row.got)}\n`);
+  const scenario = say(lang, `events.scenario_${row.name}` as MessageKey);
+  const expected = say(lang, `events.expect_${row.name}` as MessageKey);
+  io.stdout.write(`${mark} ${scenario}  ${t.muted(`${say(lang, 'events.checkExpected')}:`)} ${expected}  ${t.muted(`${say(lang, 'events.checkGot')}:`)} ${printable(row.got)}\n`);
 }
 
 /** The verdict (stderr); with --json, the whole document. */
 export function renderCheck(io: Io, to: string, report: CheckReport): void {
   if (io.json) {
-    io.stdout.write(`${JSON.stringify(report)}\n`);
+    const rows = report.rows.map(({ scenario, expected, got, ok }) => ({ scenario, expected, got, ok }));
+    io.stdout.write(`${JSON.stringify({ ok: report.ok, rows })}\n`);
     return;
   }
   const t = createTheme(io);
