@@ -21,7 +21,7 @@ const CONFIRM_ABOVE = 10;
 type Filters = Pick<EventsInput & { action: 'list' }, 'contract' | 'proposal' | 'outcome' | 'since'>;
 
 /** The filters shared by `events` and `events resend`, checked: the store's query without its page. */
-function queryOf(input: Filters): Omit<EventQuery, 'limit' | 'beforeId'> {
+function queryOf(input: Filters): Omit<EventQuery, 'limit' | 'pastId' | 'oldestFirst'> {
   outcomeFlag(input.outcome, EVENT_OUTCOMES);
   const since = sinceFlag(input.since, new Date());
   return {
@@ -76,10 +76,11 @@ async function resend(input: Extract<EventsInput, { action: 'resend' }>, ctx: Co
   const store = await openSettingsStore(settings, (notice) => renderStoreNotice(ctx.io, notice));
   let results;
   try {
-    const deliveries = await selectDeliveries(store, selection, store.location);
-    if (!input.yes && ctx.io.canPrompt && deliveries.length > CONFIRM_ABOVE) await confirmTarget(ctx.io, msg('events.confirmResend', { n: deliveries.length, url: input.to }), ctx.signal);
-    if (secret === undefined && deliveries.length > 0) renderUnsigned(ctx.io);
-    results = await resendDeliveries(deliveries, { to: input.to, secret, signal: ctx.signal }, (result) => renderResent(ctx.io, result));
+    const selected = await selectDeliveries(store, selection, store.location);
+    const n = `${selected.count.toLocaleString(ctx.io.lang)}${selected.atLeast ? '+' : ''}`;
+    if (!input.yes && ctx.io.canPrompt && selected.count > CONFIRM_ABOVE) await confirmTarget(ctx.io, msg('events.confirmResend', { n, url: input.to }), ctx.signal);
+    if (secret === undefined && selected.count > 0) renderUnsigned(ctx.io);
+    results = await resendDeliveries(selected.pages(), { to: input.to, secret, signal: ctx.signal }, (result) => renderResent(ctx.io, result));
   } finally {
     await store.close();
   }

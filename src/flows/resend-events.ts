@@ -11,7 +11,7 @@ import type { EventQuery, Store, StoredDelivery } from '../record/record.js';
 import { webhookHeaders } from '../webhook/verify.js';
 
 /** Which deliveries: by id (or webhook-id), or every one a query matches. */
-export type ResendSelection = { ids: readonly string[] } | { query: Omit<EventQuery, 'limit' | 'beforeId'> };
+export type ResendSelection = { ids: readonly string[] } | { query: Omit<EventQuery, 'limit' | 'pastId' | 'oldestFirst'> };
 
 export interface ResendOptions {
   to: string;
@@ -39,8 +39,19 @@ export interface ResendResult {
 
 const PAGE = 1_000;
 
-/** The deliveries selected, oldest first; an id the store does not have is an error (exit 4) naming it. */
-export async function selectDeliveries(store: Store, selection: ResendSelection, storeLocation: string): Promise<StoredDelivery[]> {
+/** What a resend will send: how many (counted up to the store's cap, `atLeast` past it), and the pages of deliveries, oldest first. */
+export interface Selected {
+  count: number;
+  atLeast: boolean;
+  pages: () => AsyncIterable<readonly StoredDelivery[]>;
+}
+
+/**
+ * The deliveries selected. By id: each looked up at once (an id the store does not have is an
+ * error, exit 4, naming it). By query: counted now, read a page at a time as they are sent, so
+ * a resend of a month holds one page, not the month.
+ */
+export async function selectDeliveries(store: Store, selection: ResendSelection, storeLocation: string, pageSize = PAGE): Promise<Selected> {
   if ('ids' in selection) {
     const found: StoredDelivery[] = [];
     for (const id of selection.ids) {
@@ -48,17 +59,19 @@ export async function selectDeliveries(store: Store, selection: ResendSelection,
       if (delivery === null) throw new EconsigError(msg('events.notFound', { id, store: storeLocation }), { exitCode: ExitCode.notFound, hint: msg('events.notFoundHint') });
       found.push(delivery);
     }
-    return found;
+    return { count: found.length, atLeast: false, pages: async function* () { yield found; } };
   }
-  const newestFirst: StoredDelivery[] = [];
-  let beforeId: number | undefined;
-  for (;;) {
-    const page = await store.events({ ...selection.query, limit: PAGE, ...(beforeId === undefined ? {} : { beforeId }) });
-    newestFirst.push(...page.events);
-    if (page.more === 0 || page.events.length === 0) break;
-    beforeId = page.events.at(-1)!.id;
+  const query = { ...selection.query, oldestFirst: true };
+  const first = await store.events({ ...query, limit: pageSize });
+  async function* pages(): AsyncIterable<readonly StoredDelivery[]> {
+    let page = first;
+    for (;;) {
+      if (page.events.length > 0) yield page.events;
+      if (page.more === 0 || page.events.length === 0) return;
+      page = await store.events({ ...query, limit: pageSize, pastId: page.events.at(-1)!.id });
+    }
   }
-  return newestFirst.reverse();
+  return { count: first.events.length + first.more, atLeast: first.more >= first.moreCap, pages };
 }
 
 /** The id a receiver dedupes on: the delivery's own webhook-id, else one econsig gives it (the same on every resend). */
@@ -67,17 +80,17 @@ export function replayId(delivery: Pick<StoredDelivery, 'id' | 'webhookId'>): st
 }
 
 /**
- * POSTs each delivery to `to`, `concurrency` at a time on one connection pool; `onResult`
- * hears each as it is answered. Resolves with every result in the deliveries' order.
+ * POSTs each delivery to `to`, page after page, `concurrency` at a time on one connection
+ * pool; `onResult` hears each as it is answered. Resolves with every result in the deliveries' order.
  */
-export async function resendDeliveries(deliveries: readonly StoredDelivery[], options: ResendOptions, onResult: (result: ResendResult) => void = () => undefined): Promise<ResendResult[]> {
+export async function resendDeliveries(pages: AsyncIterable<readonly StoredDelivery[]>, options: ResendOptions, onResult: (result: ResendResult) => void = () => undefined): Promise<ResendResult[]> {
   const url = new URL(options.to);
   const path = `${url.pathname}${url.search}`;
   const now = options.now ?? (() => new Date());
   const timeout = options.timeoutMs ?? 30_000;
   const concurrency = options.concurrency ?? 16;
   const pool = new Pool(url.origin, { connections: concurrency, headersTimeout: timeout, bodyTimeout: timeout });
-  const results: ResendResult[] = new Array(deliveries.length);
+  const results: ResendResult[] = [];
   const sendOne = async (delivery: StoredDelivery): Promise<ResendResult> => {
     const base = { id: delivery.id, webhookId: delivery.webhookId, idContrato: delivery.idContrato, payloadDroppedAt: delivery.payloadDroppedAt };
     if (delivery.payload === null) return { ...base, httpStatus: null, ms: null, error: null, ok: false };
@@ -96,17 +109,50 @@ export async function resendDeliveries(deliveries: readonly StoredDelivery[], op
       return { ...base, httpStatus: null, ms: Math.round(performance.now() - started), error: code ? `${code}: ${message}` : message, ok: false };
     }
   };
-  let next = 0;
+  // Workers take deliveries one by one; the next page is read while this one is sent, so the
+  // connections never wait for a page boundary.
+  const source = pages[Symbol.asyncIterator]();
+  let queue: readonly StoredDelivery[] = [];
+  let head = 0;
+  let taken = 0;
+  let exhausted = false;
+  let reading: Promise<void> | undefined;
+  /** A page the store could not give: thrown to the workers, never left unhandled by a read ahead. */
+  let failed: { error: unknown } | undefined;
+  const readPage = (): Promise<void> =>
+    (reading ??= source.next().then(
+      (next) => {
+        reading = undefined;
+        if (next.done) exhausted = true;
+        else {
+          queue = [...queue.slice(head), ...next.value];
+          head = 0;
+        }
+      },
+      (error: unknown) => {
+        reading = undefined;
+        exhausted = true;
+        failed = { error };
+      },
+    ));
+  const take = async (): Promise<{ delivery: StoredDelivery; at: number } | undefined> => {
+    for (;;) {
+      if (failed) throw failed.error;
+      if (!exhausted && queue.length - head <= concurrency) void readPage();
+      if (head < queue.length) return { delivery: queue[head++]!, at: taken++ };
+      if (exhausted) return undefined;
+      await readPage();
+    }
+  };
   const worker = async (): Promise<void> => {
-    while (next < deliveries.length) {
-      const at = next++;
-      const result = await sendOne(deliveries[at]!);
-      results[at] = result;
+    for (let next = await take(); next !== undefined; next = await take()) {
+      const result = await sendOne(next.delivery);
+      results[next.at] = result;
       onResult(result);
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, deliveries.length) }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
   } finally {
     await pool.close();
   }

@@ -161,7 +161,7 @@ export interface StoredDelivery extends Omit<DeliveryRecord, 'payload' | 'header
   forward: ForwardRecord | null;
 }
 
-/** `econsig events`: which deliveries, newest first. */
+/** `econsig events`: which deliveries, newest first (or oldest first). */
 export interface EventQuery {
   idContrato?: string;
   idProposta?: string;
@@ -169,8 +169,10 @@ export interface EventQuery {
   outcome?: string;
   /** ISO timestamp: deliveries received at or after it. */
   since?: string;
-  /** Only deliveries kept before this one (its id): the next page. */
-  beforeId?: number;
+  /** Oldest first instead (`events resend`: as they arrived). */
+  oldestFirst?: boolean;
+  /** Only deliveries past this one (its id) in the listing's order: the next page. */
+  pastId?: number;
   limit: number;
 }
 

@@ -169,12 +169,12 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       if (query.idProposta !== undefined) where.push(`id_proposta = ${param(query.idProposta)}`);
       if (query.outcome !== undefined) where.push(`outcome = ${param(query.outcome)}`);
       if (query.since !== undefined) where.push(`received_at >= ${param(query.since)}`);
-      if (query.beforeId !== undefined) where.push(`id < ${param(query.beforeId)}`);
+      if (query.pastId !== undefined) where.push(`id ${query.oldestFirst ? '>' : '<'} ${param(query.pastId)}`);
       const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const n = params.length;
       // `+id` keeps the engine from walking the table backwards in id order: the received_at
       // index finds the few rows since, and they are sorted (eventsPage decides).
-      const order = fewSince ? '+id DESC' : 'id DESC';
+      const order = `${fewSince ? '+' : ''}id ${query.oldestFirst ? 'ASC' : 'DESC'}`;
       return {
         page: statement(`SELECT ${DELIVERY_COLUMNS} FROM ${t}deliveries ${filter} ORDER BY ${order} LIMIT ${p(n + 1)}`, [...params, query.limit]),
         more: statement(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t}deliveries ${filter} ORDER BY ${order} LIMIT ${p(n + 1)} OFFSET ${p(n + 2)}) AS more`, [...params, MORE_CAP, query.limit]),

@@ -361,8 +361,12 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect((await store.events({ idContrato: 'C-4', limit: 10 })).events.map((e) => e.webhookId)).toEqual(['w4']);
       expect((await store.events({ outcome: 'denied', limit: 100 })).events).toHaveLength(10);
       expect((await store.events({ since: '2026-01-01T00:00:25.000Z', limit: 100 })).events).toHaveLength(5);
-      const next = await store.events({ beforeId: page.events.at(-1)!.id, limit: 100 });
+      const next = await store.events({ pastId: page.events.at(-1)!.id, limit: 100 });
       expect(next.events.map((e) => e.webhookId)).toEqual(Array.from({ length: 10 }, (_, i) => `w${9 - i}`));
+      const oldest = await store.events({ oldestFirst: true, since: '2026-01-01T00:00:25.000Z', limit: 2 });
+      expect([oldest.events.map((e) => e.webhookId), oldest.more]).toEqual([['w25', 'w26'], 3]);
+      const after = await store.events({ oldestFirst: true, since: '2026-01-01T00:00:25.000Z', pastId: oldest.events[1]!.id, limit: 10 });
+      expect(after.events.map((e) => e.webhookId)).toEqual(['w27', 'w28', 'w29']);
       const seventh = await store.event('w7');
       expect(seventh).toMatchObject({ webhookId: 'w7', duplicates: 2, forward: { at: '2026-01-02T00:00:00.000Z', url: 'http://127.0.0.1:3000/hook', httpStatus: 500, error: null } });
       expect(await store.event(String(seventh!.id))).toEqual(seventh);
