@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
-import { bin, median, range, root, runNode, table } from './lib.mjs';
+import { bin, median, PAIR_HEADER, pairRow, root, runNode, table } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_EVENTS_ROWS ?? 1_000_000);
 const RESEND = 10_000;
@@ -156,14 +156,12 @@ export async function benchEvents() {
 export function printEvents(r) {
   const n = r.rows.toLocaleString('en');
   console.log(`\n## events: ${n} deliveries in the store vs an empty store (whole process, median of ${RUNS} pairs; seeded with SQL in ${(r.seedMs / 1000).toFixed(1)} s, ${r.dbMiB.toFixed(0)} MiB)`);
-  const best = (p) => Math.min(...p.big) / Math.min(...p.empty);
-  const row = (name, p) => [name, median(p.empty).toFixed(0), range(p.empty), median(p.big).toFixed(0), range(p.big), median(p.ratios).toFixed(2), best(p).toFixed(2), median(p.ratios) <= 1.2 ? 'met' : 'NOT met'];
   console.log(
     table([
-      ['command', 'empty ms', '(min–max)', `${n} ms`, '(min–max)', 'ratio (median of pairs)', 'ratio of best runs', 'goal <= 1.2x'],
-      row('events (newest 20)', r.pairs.list),
-      row('events --outcome denied', r.pairs.outcome),
-      row('events --contract <one>', r.pairs.contract),
+      PAIR_HEADER(n),
+      pairRow('events (newest 20)', r.pairs.list),
+      pairRow('events --outcome denied', r.pairs.outcome),
+      pairRow('events --contract <one>', r.pairs.contract),
     ]),
   );
   const s = r.resend;

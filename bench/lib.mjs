@@ -44,6 +44,18 @@ export function range(values) {
   return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 }
 
+/**
+ * One row of a size bench (the same command against a big and an empty store, pair by pair):
+ * its medians and ranges, the median of the pairs' ratios, the ratio of the best runs (on a
+ * shared machine the least disturbed figure), and whether the median ratio meets `goal`.
+ */
+export function pairRow(name, p, goal = 1.2) {
+  const best = Math.min(...p.big) / Math.min(...p.empty);
+  return [name, median(p.empty).toFixed(0), range(p.empty), median(p.big).toFixed(0), range(p.big), median(p.ratios).toFixed(2), best.toFixed(2), median(p.ratios) <= goal ? 'met' : 'NOT met'];
+}
+
+export const PAIR_HEADER = (big) => ['command', 'empty ms', '(min–max)', `${big} ms`, '(min–max)', 'ratio (median of pairs)', 'ratio of best runs', 'goal <= 1.2x'];
+
 export function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ')).join('\n');

@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { bin, startSandboxProcess, median, range, root, runNode, table } from './lib.mjs';
+import { bin, PAIR_HEADER, pairRow, startSandboxProcess, root, runNode, table } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_STORE_ROWS ?? 1_000_000);
 const RUNS = 15;
@@ -134,14 +134,11 @@ export async function benchStore() {
 export function printStore(r) {
   const n = r.rows.toLocaleString('en');
   console.log(`\n## store: ${n} contracts in the store vs an empty store (whole process, median of ${RUNS} pairs; seeded with SQL in ${(r.seedMs / 1000).toFixed(1)} s, ${r.dbMiB.toFixed(0)} MiB)`);
-  // The best runs as well: on a shared machine the minimum is the least disturbed figure.
-  const best = (p) => Math.min(...p.big) / Math.min(...p.empty);
-  const row = (name, p) => [name, median(p.empty).toFixed(0), range(p.empty), median(p.big).toFixed(0), range(p.big), median(p.ratios).toFixed(2), best(p).toFixed(2), median(p.ratios) <= 1.2 ? 'met' : 'NOT met'];
   console.log(
     table([
-      ['command', 'empty ms', '(min–max)', `${n} ms`, '(min–max)', 'ratio (median of pairs)', 'ratio of best runs', 'goal <= 1.2x'],
-      row('submit (1 file)', r.pairs.submit),
-      row('history --limit 20', r.pairs.history),
+      PAIR_HEADER(n),
+      pairRow('submit (1 file)', r.pairs.submit),
+      pairRow('history --limit 20', r.pairs.history),
     ]),
   );
   const i = r.import;
