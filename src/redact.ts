@@ -64,9 +64,14 @@ export function isSecretHeader(name: string): boolean {
   return /^(proxy-)?authorization$|^(set-)?cookie$|signature/i.test(name) || isSecretName(name);
 }
 
-/** Headers as they may be kept or shown (`events show`, the record of a delivery): each credential and signature `[redacted]`. */
-export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? REDACTED : value]));
+/**
+ * Headers as they may be kept or shown (`events show`, the record of a delivery): each credential
+ * and signature `[redacted]`, and each of `credentials` (a header named by configuration, such as
+ * `webhook.api-key-header`, whatever its name), matched without regard to case.
+ */
+export function redactHeaders(headers: Readonly<Record<string, string>>, credentials: readonly string[] = []): Record<string, string> {
+  const named = new Set(credentials.map((name) => name.toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) || named.has(name.toLowerCase()) ? REDACTED : value]));
 }
 
 /** sslcert and sslrootcert name files; a certificate pasted in their place is not shown either. */

@@ -134,6 +134,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const secrets = options.secret === undefined ? [] : typeof options.secret === 'string' ? [options.secret] : [...options.secret];
   const auth: CallbackAuth = options.auth ?? { scheme: defaultScheme(undefined, secrets.length > 0), secret: secrets };
   const authenticate = createAuthenticator(auth);
+  // The api-key header is a credential whatever it is called (webhook.api-key-header): never kept.
+  const credentialHeaders = auth.scheme === 'api-key' && auth.apiKeyHeader !== undefined ? [auth.apiKeyHeader] : [];
   const metrics = options.metrics ?? createReceiverMetrics();
   const stats: ListenerStats = { received: 0, duplicates: 0, rejected: 0, invalid: 0 };
   const health = { ok: true, service: 'econsig-watch', ...(options.storeId === undefined ? {} : { storeId: options.storeId }) };
@@ -255,7 +257,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const bodyHash = createHash('sha256').update(body).digest('hex');
     const found = extractResult(payload, options.extractOptions);
     const delivery = { webhookId, bodyHash, ...found, verified };
-    const record: DeliveryRecord = { receivedAt: at, ...delivery, payload: text, headers: redactHeaders(endToEnd(req.headers)) };
+    const record: DeliveryRecord = { receivedAt: at, ...delivery, payload: text, headers: redactHeaders(endToEnd(req.headers), credentialHeaders) };
     let fate: DeliveryFate;
     try {
       fate = await options.store.recordDelivery(record);

@@ -377,6 +377,15 @@ describe('listener: store and 2xx', () => {
     expect(await answer()).toEqual({ status: 200, body: { ok: true } });
   });
 
+  it('keeps the headers with each credential redacted, the api-key header too whatever webhook.api-key-header names it', async () => {
+    const l = await listen({ auth: { scheme: 'api-key', secret: 'hunter2-partner', apiKeyHeader: 'X-Partner-Auth' } });
+    const body = sandboxBody('APROVADO', 'K-1');
+    expect((await post(l.url, body, { 'x-partner-auth': 'hunter2-partner', 'webhook-id': 'msg_k1', 'x-custom': 'kept' })).status).toBe(200);
+    const kept = await store.event('msg_k1');
+    expect(kept?.headers).toMatchObject({ 'x-partner-auth': '[redacted]', 'x-custom': 'kept' });
+    expect(JSON.stringify(kept)).not.toContain('hunter2-partner');
+  });
+
   it('answers 503 (so the sender retries) when the store cannot record it', async () => {
     const l = await listen();
     await store.close();
