@@ -6,7 +6,7 @@
 import { request } from 'undici';
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
 import { msg } from '../i18n/index.js';
-import { TRIGGER_PATH, type TriggerAnswer, type TriggerRequest } from '../sandbox/trigger.js';
+import { TRIGGER_PATH, type TriggerAnswer, type TriggerRequest, UNKNOWN_CONTRACT_CODE } from '../sandbox/trigger.js';
 import { readAnnouncement } from '../settings/sandbox-announce.js';
 
 export interface TriggerTarget {
@@ -42,11 +42,22 @@ export async function sendTrigger(target: TriggerTarget, body: Partial<TriggerRe
     const cause = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
     throw new EconsigError(msg('trigger.unreachable', { url: target.url, cause }), { exitCode: ExitCode.unavailable, hint: msg('trigger.unreachableHint'), cause: error });
   }
-  if (status === 200) return answer as TriggerAnswer;
+  if (status === 200 && isTriggerAnswer(answer)) return answer;
   if (status === 401) throw new EconsigError(msg('trigger.unauthorized', { url: target.url }), { exitCode: ExitCode.auth, hint: msg('trigger.unauthorizedHint') });
-  if (status === 404 && body.idContrato !== undefined) {
+  const erros = (answer as { erros?: unknown } | null)?.erros;
+  // Anything but a sandbox's answer (a watch, the service, a proxy's page): said so, never read as one.
+  if (status === 200 || !Array.isArray(erros)) {
+    throw new EconsigError(msg('trigger.notSandbox', { url: target.url, status }), { exitCode: ExitCode.unavailable, hint: msg('trigger.unreachableHint') });
+  }
+  const said = erros as Array<{ codigo?: string; msg?: string }>;
+  if (status === 404 && body.idContrato !== undefined && said.some((e) => e.codigo === UNKNOWN_CONTRACT_CODE)) {
     throw new EconsigError(msg('trigger.unknownContract', { url: target.url, id: body.idContrato }), { exitCode: ExitCode.notFound, hint: msg('trigger.unknownContractHint') });
   }
-  const erros = (answer as { erros?: Array<{ msg?: string }> } | null)?.erros ?? [];
-  throw new UsageError(msg('trigger.refused', { url: target.url, status, detail: erros.map((e) => e.msg ?? '').join('; ') }));
+  throw new UsageError(msg('trigger.refused', { url: target.url, status, detail: said.map((e) => e.msg ?? '').join('; ') }));
+}
+
+/** Whether a 200 is a sandbox's answer to a trigger: the copies' attempts and the webhook-id. */
+function isTriggerAnswer(answer: unknown): answer is TriggerAnswer {
+  const a = answer as Partial<TriggerAnswer> | null;
+  return typeof a === 'object' && a !== null && Array.isArray(a.attempts) && typeof a.webhookId === 'string' && typeof a.idContrato === 'string';
 }

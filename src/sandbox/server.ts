@@ -24,7 +24,7 @@ import {
   type WebhookRetryPolicy,
 } from './rules.js';
 import { createWebhookSender, type ResultPayload, type WebhookLogEntry, webhookIdOf } from './webhook-sender.js';
-import { TRIGGER_PATH, type TriggerAnswer, triggerPayload, triggerRequestSchema } from './trigger.js';
+import { TRIGGER_PATH, type TriggerAnswer, triggerPayload, triggerRequestSchema, UNKNOWN_CONTRACT_CODE } from './trigger.js';
 
 export const CONTRACTS_PATH = '/api/v1/e-consignado/contratos';
 
@@ -213,7 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const request = parsed.data;
     if ((request.to ?? options.webhookUrl) === undefined) return { status: 409, body: { erros: [{ codigo: 'SVC_T00409', msg: 'O sandbox não tem URL de webhook (--webhook-url).' }] } };
     let contract = request.idContrato === undefined ? undefined : contracts.get(request.idContrato);
-    if (request.idContrato !== undefined && contract === undefined) return { status: 404, body: { erros: [{ codigo: 'SVC_T00404', msg: `Contrato ${request.idContrato} não foi emitido por este sandbox.` }] } };
+    if (request.idContrato !== undefined && contract === undefined) return { status: 404, body: { erros: [{ codigo: UNKNOWN_CONTRACT_CODE, msg: `Contrato ${request.idContrato} não foi emitido por este sandbox.` }] } };
     if (contract === undefined) {
       const proposal = catalogue.proposal(request.idProposta!);
       contract = {

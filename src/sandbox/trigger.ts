@@ -7,6 +7,8 @@ import * as z from '../domain/zod.js';
 import type { ResultPayload } from './webhook-sender.js';
 
 export const TRIGGER_PATH = '/sandbox/v1/trigger';
+/** The code of the sandbox's 404 for a contract it did not issue. */
+export const UNKNOWN_CONTRACT_CODE = 'SVC_T00404';
 
 export const TRIGGER_OUTCOMES = ['approved', 'denied', 'cancelled'] as const;
 export type TriggerOutcome = (typeof TRIGGER_OUTCOMES)[number];
