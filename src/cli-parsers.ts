@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { MessageKey } from './i18n/index.js';
+import { FIELD_PATH, MAX_TIMES } from './sandbox/trigger-fields.js';
 import { baseUrlProblem } from './service/base-url.js';
 
 const invalid = (key: MessageKey): InvalidArgumentError => new InvalidArgumentError(key);
@@ -117,20 +118,34 @@ export interface FieldSetting {
   value: unknown;
 }
 
+/** The path before `=`: a dotted path of field names, never into a prototype (the sandbox refuses one too). */
+function fieldPath(text: string, at: number, expected: MessageKey): string {
+  if (at < 1) throw invalid(expected);
+  const path = text.slice(0, at);
+  if (!FIELD_PATH.test(path)) throw invalid('cli.expectSetPath');
+  return path;
+}
+
 /** `--set path=value`, repeatable: the value is a string, whatever it looks like. */
 export function collectSet(text: string, previous: FieldSetting[] = []): FieldSetting[] {
   const at = text.indexOf('=');
-  if (at < 1) throw invalid('cli.expectSet');
-  return [...previous, { path: text.slice(0, at), value: text.slice(at + 1) }];
+  return [...previous, { path: fieldPath(text, at, 'cli.expectSet'), value: text.slice(at + 1) }];
 }
 
 /** `--set-json path=<JSON>`, repeatable. */
 export function collectSetJson(text: string, previous: FieldSetting[] = []): FieldSetting[] {
   const at = text.indexOf('=');
-  if (at < 1) throw invalid('cli.expectSetJson');
+  const path = fieldPath(text, at, 'cli.expectSetJson');
   try {
-    return [...previous, { path: text.slice(0, at), value: JSON.parse(text.slice(at + 1)) as unknown }];
+    return [...previous, { path, value: JSON.parse(text.slice(at + 1)) as unknown }];
   } catch {
     throw invalid('cli.expectSetJson');
   }
+}
+
+/** `sandbox trigger --times`: 1 to MAX_TIMES copies (the sandbox refuses more). */
+export function parseTimes(value: string): number {
+  const n = parsePositiveInt(value);
+  if (n > MAX_TIMES) throw invalid('cli.expectTimes');
+  return n;
 }

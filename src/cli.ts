@@ -6,7 +6,7 @@
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
-import { collectSet, collectSetJson, type FieldSetting, parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseUrl } from './cli-parsers.js';
+import { collectSet, collectSetJson, type FieldSetting, parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseTimes, parseUrl } from './cli-parsers.js';
 import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
 import { type Lang, say } from './i18n/index.js';
 import { versionText } from './package-files.js';
@@ -232,7 +232,7 @@ export function buildProgram(
     .option('--reason <text>', help('help.trigger.reason'))
     .option('--set <path=value>', help('help.trigger.set'), collectSet, [] as FieldSetting[])
     .option('--set-json <path=json>', help('help.trigger.setJson'), collectSetJson, [] as FieldSetting[])
-    .option('--times <n>', help('help.trigger.times'), parsePositiveInt, 1)
+    .option('--times <n>', help('help.trigger.times'), parseTimes, 1)
     .addOption(new Option('--sandbox <url>', help('help.trigger.sandbox')).argParser(parseUrl))
     .addHelpText(
       'after',

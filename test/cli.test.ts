@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { type CommandInputs, type CommandName, buildProgram } from '../src/cli.js';
 import type { Lang } from '../src/i18n/index.js';
 import { main } from '../src/main.js';
+import { MAX_TIMES } from '../src/sandbox/trigger-fields.js';
 
 /** Parse argv with the real program and capture what the command would receive. */
 async function parse(argv: string[]): Promise<{ name: CommandName; input: unknown; globals: unknown }> {
@@ -166,6 +167,9 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['nonsense']],
     [['settle']],
     [['settle', 'PROP-1', '--contract']],
+    [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--set', '__proto__.x=1']],
+    [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--set-json', 'a..b=1']],
+    [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--times', '101']],
   ])('%j', async (argv) => {
     const error = await parseError(argv);
     expect(error.code).toMatch(/^commander\./);
@@ -190,6 +194,9 @@ describe('--lang decides the run\'s language once, in main.ts', () => {
     [['validate', 'nenhum.json', '--lang=pt-BR'], {}, 'nenhum.json não existe'],
     [['validate', 'none.json', '--lang', 'en'], { LANG: 'pt_BR.UTF-8' }, 'none.json does not exist'],
     [['validate', 'nenhum.json'], { LANG: 'pt_BR.UTF-8' }, 'nenhum.json não existe'],
+    // Refused here, before the sandbox is asked (it refuses them too, in zod's English).
+    [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--set', 'a.constructor.x=1'], { LANG: 'pt_BR.UTF-8' }, 'nenhum deles __proto__, constructor ou prototype'],
+    [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--times', String(MAX_TIMES + 1)], { LANG: 'pt_BR.UTF-8' }, `informe um número inteiro de 1 a ${MAX_TIMES}.`],
   ])('%j with %j says %s', async (argv, env, said) => {
     expect(await stderrOf(argv, env)).toContain(said);
   });

@@ -31,6 +31,8 @@ export const en = {
   'cli.expectUrl': 'expected an absolute http(s) URL, e.g. http://127.0.0.1:4020/webhook.',
   'cli.expectSet': 'expected path=value, e.g. motivo=Margem or contaBancaria.agencia=0001.',
   'cli.expectSetJson': 'expected path=<JSON>, e.g. motivo=null or valores=[1,2].',
+  'cli.expectSetPath': 'expected a path of field names joined by dots, none of them __proto__, constructor or prototype, e.g. contaBancaria.agencia=0001.',
+  'cli.expectTimes': 'expected a whole number from 1 to 100.',
   'cli.expectHttpUrl': 'expected an http:// or https:// URL.',
   'cli.expectLang': 'expected pt-BR or en.',
 } as const;
@@ -62,6 +64,8 @@ export const ptBR: Record<keyof typeof en, string> = {
   'cli.expectUrl': 'informe uma URL http(s) completa, por exemplo http://127.0.0.1:4020/webhook.',
   'cli.expectSet': 'informe caminho=valor, por exemplo motivo=Margem ou contaBancaria.agencia=0001.',
   'cli.expectSetJson': 'informe caminho=<JSON>, por exemplo motivo=null ou valores=[1,2].',
+  'cli.expectSetPath': 'informe um caminho de nomes de campos ligados por pontos, nenhum deles __proto__, constructor ou prototype, por exemplo contaBancaria.agencia=0001.',
+  'cli.expectTimes': 'informe um número inteiro de 1 a 100.',
   'cli.expectHttpUrl': 'informe uma URL http:// ou https://.',
   'cli.expectLang': 'informe pt-BR ou en.',
 };

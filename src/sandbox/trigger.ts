@@ -4,6 +4,7 @@
  * payload it becomes. Pure: the server does the sending (webhook-sender.ts).
  */
 import * as z from '../domain/zod.js';
+import { FIELD_PATH, MAX_TIMES } from './trigger-fields.js';
 import type { ResultPayload } from './webhook-sender.js';
 
 export const TRIGGER_PATH = '/sandbox/v1/trigger';
@@ -16,8 +17,6 @@ export type TriggerOutcome = (typeof TRIGGER_OUTCOMES)[number];
 /** The service's status word of each outcome (docs/service.md; `CANCELADO` as the receiver reads it). */
 const STATUS: Record<TriggerOutcome, string> = { approved: 'APROVADO', denied: 'REPROVADO', cancelled: 'CANCELADO' };
 
-/** A dotted path of plain names: never into an object's prototype. */
-const FIELD_PATH = /^(?!(?:.*\.)?(?:__proto__|constructor|prototype)(?:\.|$))[^.]+(?:\.[^.]+)*$/;
 
 export const triggerRequestSchema = z
   .object({
@@ -30,7 +29,7 @@ export const triggerRequestSchema = z
     /** Fields of the payload to set: a dotted path and any JSON value. */
     set: z.array(z.object({ path: z.string().regex(FIELD_PATH), value: z.unknown() })).default([]),
     /** The same event this many times, with the same webhook-id. */
-    times: z.number().int().min(1).max(100).default(1),
+    times: z.number().int().min(1).max(MAX_TIMES).default(1),
     /** The webhook-id to send it with (a retry of an earlier trigger's); default a new one. */
     webhookId: z.string().min(1).max(200).optional(),
     /** Another receiver than the sandbox's webhook URL (`events check --sandbox`). */
