@@ -152,21 +152,26 @@ export function renderResendSummary(io: Io, to: string, results: readonly Resend
   if (failed.length > 0) io.stderr.write(`${t.error(say(io.lang, 'events.resendNotOk', { names: printable(failed.map(nameOf).join(', ')) }))}\n`);
 }
 
+/** A row's texts in `lang`: the scenario, what was expected, and what the receiver answered to each copy. */
+function checkTexts(lang: Lang, row: CheckRow): { scenario: string; expected: string; got: string } {
+  const got = row.attempts.map((a) => (a.httpStatus === null ? say(lang, 'events.checkNoAnswer', { error: a.error ?? '?' }) : String(a.httpStatus))).join(', ');
+  return { scenario: say(lang, `events.scenario_${row.name}` as MessageKey), expected: say(lang, `events.expect_${row.name}` as MessageKey), got };
+}
+
 /** One row of a receiver's check as it ends (stdout, the command's data), in the run's language; nothing with --json. */
 export function renderCheckRow(io: Io, row: CheckRow): void {
   if (io.json) return;
   const t = createTheme({ color: io.colorStdout });
   const lang = io.lang;
   const mark = row.ok ? t.success('✓') : t.error('✗');
-  const scenario = say(lang, `events.scenario_${row.name}` as MessageKey);
-  const expected = say(lang, `events.expect_${row.name}` as MessageKey);
-  io.stdout.write(`${mark} ${scenario}  ${t.muted(`${say(lang, 'events.checkExpected')}:`)} ${expected}  ${t.muted(`${say(lang, 'events.checkGot')}:`)} ${printable(row.got)}\n`);
+  const { scenario, expected, got } = checkTexts(lang, row);
+  io.stdout.write(`${mark} ${scenario}  ${t.muted(`${say(lang, 'events.checkExpected')}:`)} ${expected}  ${t.muted(`${say(lang, 'events.checkGot')}:`)} ${printable(got)}\n`);
 }
 
-/** The verdict (stderr); with --json, the whole document. */
+/** The verdict (stderr); with --json, the whole document (its texts in English, docs/cli-contract.md "Events"). */
 export function renderCheck(io: Io, to: string, report: CheckReport): void {
   if (io.json) {
-    const rows = report.rows.map(({ scenario, expected, got, ok }) => ({ scenario, expected, got, ok }));
+    const rows = report.rows.map((row) => ({ ...checkTexts('en', row), ok: row.ok }));
     io.stdout.write(`${JSON.stringify({ ok: report.ok, rows })}\n`);
     return;
   }
