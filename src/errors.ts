@@ -25,7 +25,7 @@ export const ExitCode = {
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** What happened, or what to do: a message of the catalogue, or words not ours to translate (the sandbox's), said as they are. */
-type Said = Message | string;
+export type Said = Message | string;
 
 const english = (said: Said): string => (typeof said === 'string' ? said : say('en', said));
 const messageOf = (said: Said | undefined): Message | undefined => (said === undefined || typeof said === 'string' ? undefined : said);

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { type CommandInputs, type CommandName, buildProgram } from '../src/cli.js';
 import type { Lang } from '../src/i18n/index.js';
@@ -178,6 +181,9 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
 });
 
 describe('--lang decides the run\'s language once, in main.ts', () => {
+  const scratchHome = mkdtempSync(join(tmpdir(), 'econsig-cli-lang-'));
+  afterAll(() => rmSync(scratchHome, { recursive: true, force: true }));
+
   /** Run main with `argv` and `env`; what it wrote on stderr. */
   async function stderrOf(argv: string[], env: Record<string, string>): Promise<string> {
     const stderr = new PassThrough();
@@ -197,6 +203,8 @@ describe('--lang decides the run\'s language once, in main.ts', () => {
     // Refused here, before the sandbox is asked (it refuses them too, in zod's English).
     [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--set', 'a.constructor.x=1'], { LANG: 'pt_BR.UTF-8' }, 'nenhum deles __proto__, constructor ou prototype'],
     [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--times', String(MAX_TIMES + 1)], { LANG: 'pt_BR.UTF-8' }, `informe um número inteiro de 1 a ${MAX_TIMES}.`],
+    // The secret's check is watch's own, in the run's language (and before the store is opened).
+    [['events', 'resend', '1', '--to', 'http://127.0.0.1:9/h', '--secret', 'whsec_@@@'], { LANG: 'pt_BR.UTF-8', ECONSIG_HOME: scratchHome }, 'O segredo de webhook vindo de --secret não serve'],
   ])('%j with %j says %s', async (argv, env, said) => {
     expect(await stderrOf(argv, env)).toContain(said);
   });

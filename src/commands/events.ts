@@ -11,7 +11,7 @@ import type { CheckRow } from '../flows/check-receiver.js';
 import { resolveHome } from '../settings/home.js';
 import { renderCheck, renderCheckRow, renderEvent, renderEvents, renderResendSummary, renderResent, renderUnsigned } from '../ui/events-output.js';
 import { confirmTarget } from '../ui/prompts.js';
-import { decodeSecret } from '../webhook/verify.js';
+import { usableSecret } from '../webhook/verify.js';
 
 /** What a delivery can be (webhook/extract.ts, WebhookOutcome). */
 const EVENT_OUTCOMES: readonly string[] = ['approved', 'denied', 'cancelled', 'unknown'];
@@ -55,13 +55,7 @@ export async function run(input: EventsInput, ctx: Context): Promise<number> {
 /** The secret that signs, checked before anything is sent: --secret, ECONSIG_WEBHOOK_SECRET, the profile's webhook.secret. */
 function signingSecret(settings: ResolvedSettings): string | undefined {
   const { secret } = listenerSettings(settings);
-  if (secret === undefined) return undefined;
-  try {
-    decodeSecret(secret.value);
-  } catch (error) {
-    throw new UsageError(msg('events.secretUnusable', { source: secret.source, reason: (error as Error).message }), msg('events.secretUnusableHint'));
-  }
-  return secret.value;
+  return secret === undefined ? undefined : usableSecret(secret, msg('events.secretUnusableHint'));
 }
 
 async function resend(input: Extract<EventsInput, { action: 'resend' }>, ctx: Context): Promise<number> {

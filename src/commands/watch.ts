@@ -9,7 +9,7 @@ import { cannotBind } from '../webhook/http.js';
 import { ListenError } from '../webhook/server.js';
 import { type CallbackAuth, checkCallbackAuth } from '../webhook/auth.js';
 import { readServerTls } from '../webhook/tls.js';
-import { decodeSecret } from '../webhook/verify.js';
+import { usableSecret } from '../webhook/verify.js';
 import { runWatchSession } from '../flows/watch-session.js';
 import { openStore } from '../record/open.js';
 
@@ -46,13 +46,7 @@ export async function run(input: WatchInput, ctx: Context): Promise<number> {
   if (authProblem) {
     throw new UsageError(authProblem, msg('watch.authHint'));
   }
-  if (settings.secret && auth.scheme === 'standard-webhooks') {
-    try {
-      decodeSecret(settings.secret.value);
-    } catch (error) {
-      throw new UsageError(msg('watch.secretUnusable', { source: settings.secret.source, reason: (error as Error).message }), msg('watch.secretUnusableHint'));
-    }
-  }
+  if (settings.secret && auth.scheme === 'standard-webhooks') usableSecret(settings.secret, msg('watch.secretUnusableHint'));
   const tls = await readServerTls(input.tlsCert, input.tlsKey);
   const output = createWatchOutput(ctx.io);
   const timeoutSeconds = input.timeout ?? settings.waitTimeoutSeconds;

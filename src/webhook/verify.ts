@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type Said, UsageError } from '../errors.js';
+import { msg } from '../i18n/index.js';
 
 /** Standard Webhooks tolerance: ±5 minutes in both directions (docs/peer-clis.md §4.3 item 4). */
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -55,6 +57,19 @@ function hmacBase64(key: Buffer, id: string, timestamp: number, body: Uint8Array
     .update(`${id}.${timestamp}.`, 'utf8')
     .update(toBytes(body))
     .digest('base64');
+}
+
+/**
+ * A configured secret (`--secret`, ECONSIG_WEBHOOK_SECRET, webhook.secret) checked before it is
+ * used to verify or sign: a usage error naming where it came from when it cannot be (exit 2).
+ */
+export function usableSecret(secret: { value: string; source: string }, hint: Said): string {
+  try {
+    decodeSecret(secret.value);
+  } catch (error) {
+    throw new UsageError(msg('watch.secretUnusable', { source: secret.source, reason: (error as Error).message }), hint);
+  }
+  return secret.value;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { decodeSecret, signWebhook, verifyWebhook } from '../../../src/webhook/verify.js';
+import { UsageError } from '../../../src/errors.js';
+import { decodeSecret, signWebhook, usableSecret, verifyWebhook } from '../../../src/webhook/verify.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const body = JSON.stringify({ evento: 'RESULTADO_PROPOSTA', idContrato: 'C-1', status: 'APROVADO', nome: 'João' });
@@ -104,6 +105,14 @@ describe('decodeSecret', () => {
   });
   it.each(['', 'whsec_', 'whsec_not base64!'])('rejects %j', (s) => {
     expect(() => decodeSecret(s)).toThrow();
+  });
+});
+
+describe('usableSecret', () => {
+  it('gives back a secret that signs; one that cannot is a usage error naming where it came from', () => {
+    expect(usableSecret({ value: secret, source: '--secret' }, 'hint')).toBe(secret);
+    expect(() => usableSecret({ value: 'whsec_@@@', source: 'ECONSIG_WEBHOOK_SECRET' }, 'hint')).toThrow(UsageError);
+    expect(() => usableSecret({ value: 'whsec_@@@', source: 'ECONSIG_WEBHOOK_SECRET' }, 'hint')).toThrow(/ECONSIG_WEBHOOK_SECRET is unusable: .*not valid base64/);
   });
 });
 
