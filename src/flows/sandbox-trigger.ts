@@ -17,11 +17,13 @@ export interface TriggerTarget {
 /** The sandbox to ask and its token; a usage error saying how to give them when neither is known. */
 export function triggerTarget(home: string, flag: string | undefined, envToken: string | undefined): TriggerTarget {
   const announced = readAnnouncement(home);
+  // `--sandbox http://127.0.0.1:4010/` names the sandbox announced as http://127.0.0.1:4010.
+  const base = (text: string): string => text.replace(/\/+$/, '');
   const url = flag ?? announced?.url;
   if (url === undefined) throw new UsageError(msg('trigger.noSandbox', { home }), msg('trigger.noSandboxHint'));
-  const token = envToken ?? (announced !== undefined && announced.url === url ? announced.token : undefined);
+  const token = envToken ?? (announced !== undefined && base(announced.url) === base(url) ? announced.token : undefined);
   if (token === undefined) throw new UsageError(msg('trigger.noToken', { url }), msg('trigger.noTokenHint'));
-  return { url: url.replace(/\/+$/, ''), token };
+  return { url: base(url), token };
 }
 
 /** Sends the trigger and returns the sandbox's answer; a sandbox that refuses is an error with the contract's exit code. */

@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EconsigError, ExitCode } from '../../../src/errors.js';
-import { sendTrigger } from '../../../src/flows/sandbox-trigger.js';
+import { sendTrigger, triggerTarget } from '../../../src/flows/sandbox-trigger.js';
+import { announceSandbox } from '../../../src/settings/sandbox-announce.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 
 const running: Array<{ close(): unknown }> = [];
@@ -48,5 +52,17 @@ describe('sendTrigger', () => {
     const refused = await failure(sendTrigger({ url: sandbox.url, token: 't' }, { outcome: 'approved', idProposta: 'P', times: 1000 }));
     expect(refused.exitCode).toBe(ExitCode.usage);
     expect(refused.message).toContain('refused the trigger (400): times');
+  });
+});
+
+describe('triggerTarget', () => {
+  it('the sandbox announced in this home takes its token, however its URL is given (a trailing slash); another URL needs ECONSIG_TOKEN', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'econsig-trigger-'));
+    running.push({ close: () => rmSync(home, { recursive: true, force: true }) });
+    await announceSandbox(home, { url: 'http://127.0.0.1:4010', token: 'sbx_announced', pid: process.pid });
+    expect(triggerTarget(home, undefined, undefined)).toEqual({ url: 'http://127.0.0.1:4010', token: 'sbx_announced' });
+    expect(triggerTarget(home, 'http://127.0.0.1:4010/', undefined)).toEqual({ url: 'http://127.0.0.1:4010', token: 'sbx_announced' });
+    expect(() => triggerTarget(home, 'http://127.0.0.1:4011', undefined)).toThrow('No token for the sandbox at http://127.0.0.1:4011.');
+    expect(triggerTarget(home, 'http://127.0.0.1:4011/', 'sbx_env')).toEqual({ url: 'http://127.0.0.1:4011', token: 'sbx_env' });
   });
 });
