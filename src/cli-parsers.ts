@@ -56,6 +56,8 @@ export function parsePositiveInt(value: string): number {
   if (!/^\d+$/.test(value) || n < 1) {
     throw invalid('cli.expectPositiveInt');
   }
+  // Past 2^53 the number is not the one typed, and the store refuses it as a limit ("datatype mismatch").
+  if (!Number.isSafeInteger(n)) throw invalid('cli.expectSafeInt');
   return n;
 }
 

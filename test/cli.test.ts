@@ -173,6 +173,8 @@ describe('bad flag values are usage errors (exit 2 at the boundary)', () => {
     [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--set', '__proto__.x=1']],
     [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--set-json', 'a..b=1']],
     [['sandbox', 'trigger', 'approved', '--proposal', 'P', '--times', '101']],
+    [['events', '--limit', '99999999999999999999']],
+    [['history', '--limit', '9007199254740993']],
   ])('%j', async (argv) => {
     const error = await parseError(argv);
     expect(error.code).toMatch(/^commander\./);
@@ -203,6 +205,8 @@ describe('--lang decides the run\'s language once, in main.ts', () => {
     // Refused here, before the sandbox is asked (it refuses them too, in zod's English).
     [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--set', 'a.constructor.x=1'], { LANG: 'pt_BR.UTF-8' }, 'nenhum deles __proto__, constructor ou prototype'],
     [['sandbox', 'trigger', 'denied', '--proposal', 'P', '--times', String(MAX_TIMES + 1)], { LANG: 'pt_BR.UTF-8' }, `informe um número inteiro de 1 a ${MAX_TIMES}.`],
+    // A limit past 2^53 is refused as typed, not by the store as a "datatype mismatch" (exit 74).
+    [['events', '--limit', '99999999999999999999'], { LANG: 'pt_BR.UTF-8' }, 'informe um número inteiro de no máximo 9007199254740991.'],
     // The secret's check is watch's own, in the run's language (and before the store is opened).
     [['events', 'resend', '1', '--to', 'http://127.0.0.1:9/h', '--secret', 'whsec_@@@'], { LANG: 'pt_BR.UTF-8', ECONSIG_HOME: scratchHome }, 'O segredo de webhook vindo de --secret não serve'],
   ])('%j with %j says %s', async (argv, env, said) => {
