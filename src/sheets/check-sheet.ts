@@ -246,15 +246,18 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
   const cellWarnings: SheetIssue[] = [];
   const texts = new Map<string, CellText>();
   const cells: string[] = [];
-  mapping.columns.forEach((column, index) => {
+  // Every cell of the header's width, the unknown (and hidden) columns' too: the results
+  // sheet gives the clerk's own columns back (a sparse array's forEach would skip them).
+  for (let index = 0; index < mapping.shown.length; index++) {
+    const column = mapping.columns[index];
     if (column === undefined) {
       if (options.keepCells) cells[index] = plainText(raw.cells[index]);
-      return;
+      continue;
     }
     const converted = cellText(raw.cells[index], column);
     if (options.keepCells) cells[index] = converted.text;
     texts.set(column.path, converted);
-  });
+  }
   // A coded field takes its code or its label in either language (the template's lists).
   for (const path of CHOICE_PATHS) {
     const converted = texts.get(path);

@@ -3,6 +3,7 @@ import { type Voice, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme } from './theme.js';
+import { createWarningSummary } from './warning-summary.js';
 import type { FileReport } from '../domain/report.js';
 import type { Issue } from '../domain/issue.js';
 
@@ -91,13 +92,17 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
   };
   // The markers of a whole file or document, in the reader's words (--json keeps them as they are).
   const where = (issue: Issue): string => issueWhere(issue, lang);
+  // The warnings of a sheet's rows (or of many files), one line per kind at the end; the
+  // errors in full as they come (issue 24). --quiet: errors only.
+  const summary = createWarningSummary(lang);
+  const summarised = (report: FileReport): boolean => !report.header && (report.row !== undefined || options.total > LIST_CLEAN_FILES_UP_TO);
+  const warningLabel = options.strict ? t.error(say(lang, 'run.warningLine')) : t.warning(say(lang, 'run.warningLine'));
   const issues = (report: FileReport): void => {
     for (const e of report.errors) line(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(where(e))}: ${say(lang, e.message)}`);
-    for (const w of report.warnings) {
-      const label = options.strict ? t.error(say(lang, 'run.warningLine')) : t.warning(say(lang, 'run.warningLine'));
-      line(`    ${label} ${t.path(where(w))}: ${say(lang, w.message)}`);
-    }
-    for (const note of report.notes ?? []) line(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
+    // With --strict a warning fails its row: said in full, as an error is.
+    const inFull = !summarised(report) || (options.strict && !report.ok);
+    if (inFull && options.quiet !== true) for (const w of report.warnings) line(`    ${warningLabel} ${t.path(where(w))}: ${say(lang, w.message)}`);
+    if (options.quiet !== true) for (const note of report.notes ?? []) line(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
   };
   /** A sheet's header row: its column problems count as the file's (a missing column fails the file). */
   const sheetHeader = (report: FileReport): void => {
@@ -110,7 +115,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
   return {
     add(report) {
       if (report.header) {
-        if (!isQuietHeader(report)) sheetHeader(report);
+        if (!isQuietHeader(report) && !(options.quiet === true && report.errors.length === 0)) sheetHeader(report);
         return;
       }
       files += 1;
@@ -118,8 +123,11 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
       if (report.ok) valid += 1;
       errors += report.errors.length;
       warnings += report.warnings.length;
-      // A sound row of a sheet with notes (rows skipped before it) is still shown, but for --quiet.
-      if (report.ok && report.warnings.length === 0 && (options.quiet === true || !report.notes?.length)) {
+      if (summarised(report)) summary.add(report);
+      // A sound row of a sheet with notes (rows skipped before it) is still shown, but for
+      // --quiet; its warnings are in the summary at the end.
+      const warningsShown = report.warnings.length > 0 && !summarised(report) && options.quiet !== true;
+      if (report.ok && !warningsShown && (options.quiet === true || !report.notes?.length)) {
         if (listClean) line(`${t.success('✓')} ${report.file}`);
         return;
       }
@@ -130,7 +138,7 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
       const byRow = rows === files && rows > 0;
       const invalid = files - valid;
       // Portuguese agrees in gender and number: "1 arquivo válido", "2 linhas inválidas".
-      const summary = say(lang, 'validate.summary', {
+      const text = say(lang, 'validate.summary', {
         counted: byRow ? say(lang, rows === 1 ? 'validate.rowOne' : 'validate.rowMany', { n: rows }) : say(lang, files === 1 ? 'validate.fileOne' : 'validate.fileMany', { n: files }),
         valid: byRow ? say(lang, valid === 1 ? 'validate.validRow' : 'validate.validRows', { n: valid }) : say(lang, valid === 1 ? 'validate.validFile' : 'validate.validFiles', { n: valid }),
         invalid: byRow ? say(lang, invalid === 1 ? 'validate.invalidRow' : 'validate.invalidRows', { n: invalid }) : say(lang, invalid === 1 ? 'validate.invalidFile' : 'validate.invalidFiles', { n: invalid }),
@@ -138,7 +146,10 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
         warnings: say(lang, warnings === 1 ? 'validate.warningOne' : 'validate.warningMany', { n: warnings }),
         strict: options.strict && warnings ? say(lang, 'validate.strictCounted') : '',
       });
-      line(valid === files ? t.success(summary) : t.error(summary));
+      const kinds = options.quiet === true ? [] : summary.lines();
+      if (kinds.length > 0) line(t.strong(say(lang, 'validate.warningsHeading')));
+      for (const kind of kinds) line(`    ${warningLabel} ${kind}`);
+      line(valid === files ? t.success(text) : t.error(text));
       io.stderr.write(pending);
     },
   };

@@ -1,0 +1,91 @@
+/**
+ * The back office, second pass (issue 24): a clerk's sheet comes back whole, and a
+ * template-filled sheet's rewrites read as one line per kind. Sheets made as Excel and
+ * LibreOffice make them (exceljs for the xlsx: hidden columns, number cells); results
+ * read back with exceljs.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { cliEnv, startCountedSandbox, useScratch } from './submit-harness.js';
+
+const scratch = useScratch();
+
+const HEADER = ['Id da proposta', 'Naturalidade', 'Estado civil', 'E-mail', 'Telefone', 'Tipo de documento', 'Número do documento', 'Órgão expedidor', 'UF do documento', 'Data de emissão', 'Logradouro', 'Número', 'Bairro', 'Cidade', 'UF', 'CEP', 'Código do banco', 'Agência', 'Conta', 'Tipo de conta'];
+
+/** A row of the catalogue's PROP-2001... as a clerk types it (punctuated CEP and phone). */
+function clerkRow(i: number, overrides: Record<string, string> = {}): string[] {
+  const row: Record<string, string> = {
+    'Id da proposta': `PROP-${2001 + i}`, Naturalidade: 'Recife', 'Estado civil': 'CASADO', 'E-mail': `w${i}@example.com`, Telefone: '(81) 98765-4321',
+    'Tipo de documento': 'RG', 'Número do documento': `1234567${i}`, 'Órgão expedidor': 'SSP', 'UF do documento': 'PE', 'Data de emissão': '21/03/2015',
+    Logradouro: 'Rua da Aurora', Número: String(i + 1), Bairro: 'Boa Vista', Cidade: 'Recife', UF: 'PE', CEP: '50050-000',
+    'Código do banco': '341', Agência: '0123', Conta: '12345-6', 'Tipo de conta': 'CORRENTE', ...overrides,
+  };
+  return HEADER.map((h) => row[h] as string);
+}
+
+function writeCsv(path: string, header: string[], rows: string[][]): string {
+  writeFileSync(path, `${[header, ...rows].map((r) => r.join(';')).join('\r\n')}\r\n`);
+  return path;
+}
+
+describe('warnings summarised for people', () => {
+  it('a template-filled sheet: one line per kind of rewrite with its count and first row, errors in full; -q errors only; --json keeps them all', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => clerkRow(i, i === 7 ? { 'E-mail': 'sem-arroba' } : {}));
+    const path = writeCsv(join(scratch.dir, 'lote.csv'), HEADER, rows);
+    const pt = await runCli(['validate', path], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(pt.code).toBe(1);
+    const lines = pt.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`✗ ${path}, linha 9`);
+    expect(lines[1]).toMatch(/^ +erro +E-mail \(pessoa\.email\): /);
+    expect(pt.stderr).toMatch(/\n +aviso +CEP \(pessoa\.endereco\.cep\): 12 linhas; ex\. linha 2: CEP sem pontuação: "50050-000" → "50050000"\n/);
+    expect(pt.stderr).toMatch(/\n +aviso +Telefone \(pessoa\.telefone\): 12 linhas; ex\. linha 2: /);
+    expect(pt.stderr).toMatch(/\n +aviso +Data de emissão \(pessoa\.documento\.dataDeEmissao\): 12 linhas; /);
+    // Three kinds, a heading, the error row and its error, the total.
+    expect(lines.length).toBeLessThanOrEqual(8);
+    expect(lines.at(-1)).toBe('12 linhas: 11 válidas, 1 inválida (1 erro, 36 avisos)');
+
+    const quiet = await runCli(['validate', '-q', path], { env: { LANG: 'pt_BR.UTF-8' } });
+    expect(quiet.stderr).not.toMatch(/^ +aviso/m);
+    expect(quiet.stderr).toContain(`✗ ${path}, linha 9`);
+
+    const json = JSON.parse((await runCli(['validate', path, '--json'])).stdout) as { files: Array<{ row: number; warnings: unknown[] }> };
+    expect(json.files.filter((f) => f.row !== 1).map((f) => f.warnings.length)).toEqual(Array(12).fill(3));
+  });
+});
+
+describe('the results sheet keeps every column the clerk gave', () => {
+  it('CSV: an unknown column (Observações) keeps its values, in order, then the results', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const header = [...HEADER.slice(0, 3), 'Observações', ...HEADER.slice(3)];
+    const rows = [0, 1].map((i) => { const r = clerkRow(i); return [...r.slice(0, 3), i === 0 ? 'cliente pediu urgência' : 'ligar à tarde', ...r.slice(3)]; });
+    const path = writeCsv(join(scratch.dir, 'notas.csv'), header, rows);
+    const run = await runCli(['submit', path], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = readFileSync(join(scratch.dir, 'notas.resultados.csv'), 'utf8').slice(1).trimEnd().split('\r\n').map((l) => l.split(';'));
+    expect(lines[0]!.slice(0, 5)).toEqual(['Id da proposta', 'Naturalidade', 'Estado civil', 'Observações', 'E-mail']);
+    expect(lines.slice(1).map((l) => l[3])).toEqual(['cliente pediu urgência', 'ligar à tarde']);
+  });
+
+  it('xlsx made by Excel\'s rules: a hidden "Controle interno" column and an unknown one come back with their values', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Propostas');
+    sheet.addRow(['Controle interno', ...HEADER, 'Observações']);
+    sheet.addRow(['CI-77', ...clerkRow(0), 'cliente pediu urgência']);
+    sheet.getColumn(1).hidden = true;
+    const path = join(scratch.dir, 'lote.xlsx');
+    await workbook.xlsx.writeFile(path);
+    const run = await runCli(['submit', path], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(run.code, run.stderr).toBe(0);
+    const back = new ExcelJS.Workbook();
+    await back.xlsx.readFile(join(scratch.dir, 'lote.resultados.xlsx'));
+    const values = (n: number): unknown[] => (back.worksheets[0]!.getRow(n).values as unknown[]).slice(1);
+    expect(values(1)[0]).toBe('Controle interno');
+    expect(values(1)[HEADER.length + 1]).toBe('Observações');
+    expect(values(2)[0]).toBe('CI-77');
+    expect(values(2)[HEADER.length + 1]).toBe('cliente pediu urgência');
+  });
+});
