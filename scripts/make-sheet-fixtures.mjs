@@ -15,6 +15,11 @@
 // saved by LibreOffice 7.4 the same way; libreoffice-template-filled.xlsx is
 // `econsig template --lang pt-BR` with row 2 filled through exceljs (PROP-2001, Casado(a),
 // RG (carteira de identidade), Conta poupança), saved by LibreOffice 7.4.
+// clerk-typed-cp1252.csv (issue 24) is what a clerk types: a bank by name (Itaú, Caixa), dates
+// as 5/8/2019 and 05/08/19, a CPF Pix key without its leading zero, a CEP 1310-100, the same
+// proposal twice and an unknown column (Observações); libreoffice-clerk.xlsx is that file
+// opened by LibreOffice with the same --infilter as above and saved as xlsx (the key and the
+// agência number cells, the dates date cells).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 

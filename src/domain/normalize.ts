@@ -46,7 +46,10 @@ const NATIONAL_PHONE = /^\d{10,11}$/;
 const NUMBER_AS_WRITTEN = /^\+?[\d\s().-]+$/;
 const NUMBER_PUNCTUATION = /[\s().-]/;
 const NUMBER_PUNCTUATION_ALL = /[\s().-]/g;
-const BRAZILIAN_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+// DD/MM/YYYY, and D/M/YYYY as a clerk types it (`5/8/2019`).
+const BRAZILIAN_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+// A CPF as it is printed: 529.982.247-25 (judged as a CPF whatever its check digits).
+const PRINTED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
 // "S/N", "s/nº", "sn°": º and ° written as escapes, as the Node 20 bundle must be ASCII.
 const NO_NUMBER = /^s\s*\/?\s*n[\u00ba\u00b0o.]?$/i;
 const EIGHT_DIGITS = /^\d{8}$/;
@@ -96,7 +99,8 @@ const normalizePixKey: FieldNormalizer = (value) => {
   }
   if (!NUMBER_AS_WRITTEN.test(value) || !NUMBER_PUNCTUATION.test(value)) return undefined;
   const digits = value.replace(NUMBER_PUNCTUATION_ALL, '');
-  if (!digits.startsWith('+') && isValidCpf(digits)) return { value: digits, notes: ['rule.note.cpfKeyPunctuation'] };
+  // Printed as a CPF, it is one: its check digits are the rules' to judge, never a phone's.
+  if (PRINTED_CPF.test(value) || (!digits.startsWith('+') && isValidCpf(digits))) return { value: digits, notes: ['rule.note.cpfKeyPunctuation'] };
   return normalizePhone(value, true);
 };
 
@@ -119,7 +123,7 @@ const normalizers: Partial<Record<FieldPath, FieldNormalizer>> = {
   'pessoa.documento.tipoDocumento': upperCase,
   'pessoa.documento.dataDeEmissao': (value) => {
     const match = BRAZILIAN_DATE.exec(value);
-    return match ? { value: `${match[3]}-${match[2]}-${match[1]}`, notes: ['rule.note.date'] } : undefined;
+    return match ? { value: `${match[3]}-${(match[2] as string).padStart(2, '0')}-${(match[1] as string).padStart(2, '0')}`, notes: ['rule.note.date'] } : undefined;
   },
   'pessoa.endereco.numero': (value) =>
     NO_NUMBER.test(value) ? { value: '0', notes: ['rule.note.noNumber'] } : undefined,

@@ -42,6 +42,8 @@ export interface FileReport {
   exitCode: ExitCode;
   /** The normalised submission, when valid. */
   value?: Submission;
+  /** The proposal's id as the input gives it (valid or not), when it gives one. */
+  idProposta?: string;
   /** A spreadsheet row (src/sheets): its number as the sheet shows it (header = row 1). */
   row?: number;
   /** A spreadsheet's header row: its problems are the columns' (missing, unknown). */

@@ -5,6 +5,10 @@
  */
 export const en = {
   'input.missing': '{path} does not exist',
+  'input.duplicateProposal': 'proposal {id} is also {where}: one contract per proposal; keep one of the two',
+  'input.duplicateRow': 'in row {row}',
+  'input.duplicateFile': 'in {file}',
+  'input.duplicateFileRow': 'in {file}, row {row}',
   'input.denied': '{path} cannot be read (permission denied)',
   'input.isFolder': '{path} is a folder',
   'input.unreadable': '{path} cannot be read ({cause})',
@@ -19,6 +23,10 @@ export const en = {
 
 export const ptBR: Record<keyof typeof en, string> = {
   'input.missing': '{path} não existe',
+  'input.duplicateProposal': 'a proposta {id} também está {where}: um contrato por proposta; mantenha só uma das duas',
+  'input.duplicateRow': 'na linha {row}',
+  'input.duplicateFile': 'em {file}',
+  'input.duplicateFileRow': 'em {file}, linha {row}',
   'input.denied': '{path} não pode ser lido (permissão negada)',
   'input.isFolder': '{path} é uma pasta',
   'input.unreadable': '{path} não pode ser lido ({cause})',

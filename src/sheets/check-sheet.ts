@@ -9,6 +9,8 @@ import { createReadStream } from 'node:fs';
 import { ExitCode } from '../errors.js';
 import { type Issue, shownValue } from '../domain/issue.js';
 import { validateSubmission } from '../domain/validate.js';
+import { isValidCpf } from '../domain/brazil.js';
+import { banksNamed } from '../domain/banks.js';
 import type { Submission } from '../domain/submission.js';
 import { suggest } from '../suggest.js';
 import { type Lang, type Message, msg, personal } from '../i18n/index.js';
@@ -273,6 +275,7 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
     const text = numero.text.padStart(CNH_DIGITS, '0');
     texts.set('pessoa.documento.numero', { text, warning: msg('sheet.numberAsText', { shown: personal('document', numero.text), text: personal('document', text), digits: CNH_DIGITS }) });
   }
+  clerksSpellings(texts, options.now);
   for (const [path, converted] of texts) {
     const column = mapping.headerOf.get(path) ?? null;
     if (converted.error) cellErrors.push({ path, column, message: converted.error });
@@ -297,9 +300,49 @@ function checkRow(raw: RawRow, mapping: Mapping, options: Pick<SheetOptions, 'no
   const ok = errors.length === 0 && !(options.strict && warnings.length > 0);
   const report: Omit<SheetReport, 'file'> = { row: raw.row, ok, errors, warnings, exitCode: ok ? ExitCode.ok : ExitCode.invalid };
   if (ok && result.value && options.keepValues) report.value = result.value as Submission;
+  const id = texts.get('idProposta')?.text.trim();
+  if (id) report.idProposta = id;
   if (options.keepCells) report.cells = cells;
   if (options.keepDocument) report.document = document;
   return report;
+}
+
+const TEN_DIGITS = /^\d{10}$/;
+const HAS_LETTER = /\p{L}/u;
+const TWO_DIGIT_YEAR = /^(\d{1,2})\/(\d{1,2})\/(\d{2})$/;
+
+/**
+ * What clerks type that a program would not (issue 24), read as they meant it, each with a
+ * warning: a CPF Pix key whose leading zero Excel (or a CSV) dropped, a bank by its name,
+ * a date with a two-digit year. A name that fits several banks is an error listing them.
+ */
+function clerksSpellings(texts: Map<string, CellText>, now: Date): void {
+  const pix = texts.get('contaBancaria.chavePix');
+  const key = pix?.text.trim();
+  if (pix && !pix.error && key !== undefined && TEN_DIGITS.test(key) && isValidCpf(`0${key}`)) {
+    texts.set('contaBancaria.chavePix', { text: `0${key}`, warning: msg('sheet.cpfLostZero', { shown: personal('cpf', key), text: personal('cpf', `0${key}`) }) });
+  }
+  const compe = texts.get('contaBancaria.compe');
+  const bank = compe?.text.trim();
+  if (compe && !compe.error && bank !== undefined && HAS_LETTER.test(bank)) {
+    const found = banksNamed(bank);
+    if (found.length === 1) {
+      const { code, name } = found[0] as { code: string; name: string };
+      texts.set('contaBancaria.compe', { text: code, warning: msg('sheet.bankByName', { value: quote(bank), code, name }) });
+    } else {
+      const candidates = found.map((b) => `${b.code} ${b.name}`).join('; ');
+      compe.error = found.length > 1 ? msg('sheet.bankAmbiguous', { value: quote(bank), candidates }) : msg('sheet.bankUnknown', { value: quote(bank) });
+    }
+  }
+  const issued = texts.get('pessoa.documento.dataDeEmissao');
+  const short = issued && !issued.error ? TWO_DIGIT_YEAR.exec(issued.text.trim()) : null;
+  if (issued && short) {
+    const [, day, month, yy] = short as unknown as [string, string, string, string];
+    // Of 19yy and 20yy, exactly one is neither in the future nor a century ago: that one.
+    const iso = (century: string): string => `${century}${yy}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+    const text = iso('20') <= now.toISOString().slice(0, 10) ? iso('20') : iso('19');
+    texts.set('pessoa.documento.dataDeEmissao', { text, warning: msg('sheet.twoDigitYear', { value: quote(issued.text.trim()), text: quote(text) }) });
+  }
 }
 
 /**
@@ -319,7 +362,8 @@ function columnsOfPath(mapping: Mapping, path: string): string | null {
 /** A fixed-length field written as text that is short of digits: its problem says what it would be with its zeros. */
 function withLostZeros(issue: Issue, texts: Map<string, CellText>): Message {
   const column = SHEET_COLUMNS.find((c) => c.path === issue.path);
-  const text = texts.get(issue.path)?.text.trim();
+  // A CSV's `1310-100` lost its zero as surely as a number cell's 1310100.
+  const text = texts.get(issue.path)?.text.trim().replace(/[.\-\s]/g, '');
   if (column?.digits === undefined || text === undefined || !/^\d+$/.test(text) || text.length >= column.digits) return issue.message;
   return msg('sheet.lostZerosHint', { message: issue.message, fixed: quote(text.padStart(column.digits, '0')) });
 }

@@ -92,10 +92,10 @@ function textOutput(io: Io, options: { strict: boolean; total: number; quiet?: b
   };
   // The markers of a whole file or document, in the reader's words (--json keeps them as they are).
   const where = (issue: Issue): string => issueWhere(issue, lang);
-  // The warnings of a sheet's rows (or of many files), one line per kind at the end; the
-  // errors in full as they come (issue 24). --quiet: errors only.
+  // The warnings of a sheet's rows, one line per kind at the end; the errors in full as they
+  // come (issue 24). --quiet: errors only. A file's warnings are its own, said with it.
   const summary = createWarningSummary(lang);
-  const summarised = (report: FileReport): boolean => !report.header && (report.row !== undefined || options.total > LIST_CLEAN_FILES_UP_TO);
+  const summarised = (report: FileReport): boolean => !report.header && report.row !== undefined;
   const warningLabel = options.strict ? t.error(say(lang, 'run.warningLine')) : t.warning(say(lang, 'run.warningLine'));
   const issues = (report: FileReport): void => {
     for (const e of report.errors) line(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(where(e))}: ${say(lang, e.message)}`);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { repoRoot, runCli } from './run-cli.js';
 import { cliEnv, startCountedSandbox, useScratch } from './submit-harness.js';
 
 const scratch = useScratch();
@@ -88,4 +88,45 @@ describe('the results sheet keeps every column the clerk gave', () => {
     expect(values(2)[0]).toBe('CI-77');
     expect(values(2)[HEADER.length + 1]).toBe('cliente pediu urgência');
   });
+});
+
+interface RowEntry {
+  row: number;
+  ok: boolean;
+  errors: Array<{ path: string; column: string | null; message: string }>;
+  warnings: Array<{ path: string; column: string | null; message: string }>;
+}
+
+/**
+ * fixtures/sheets/clerk-typed-cp1252.csv as a clerk typed it, and libreoffice-clerk.xlsx, the
+ * same opened and saved by LibreOffice with pt-BR settings (its CPF key and agência number
+ * cells, its dates date cells). See scripts/make-sheet-fixtures.mjs.
+ */
+describe.each(['clerk-typed-cp1252.csv', 'libreoffice-clerk.xlsx'])('what a clerk types, read as meant: %s', (name) => {
+  it('a bank by name, D/M/YYYY, a CPF key without its zero; a CEP without its zero named; the same proposal twice and an ambiguous bank refused', async () => {
+    const run = await runCli(['validate', join(repoRoot, 'fixtures', 'sheets', name), '--json', '--reveal']);
+    expect(run.code).toBe(1);
+    const rows = (JSON.parse(run.stdout) as { files: RowEntry[] }).files.filter((f) => f.row > 1);
+    const byRow = (n: number): RowEntry => rows.find((r) => r.row === n) as RowEntry;
+    expect(rows.map((r) => [r.row, r.ok])).toEqual([[2, true], [3, true], [4, false], [5, false], [6, false]]);
+    expect(byRow(2).warnings).toContainEqual({ path: 'contaBancaria.compe', column: 'Código do banco', message: 'the bank "Itaú" read as its code 341 (ITAÚ UNIBANCO S.A.)' });
+    expect(byRow(3).warnings).toContainEqual(expect.objectContaining({ path: 'contaBancaria.chavePix', message: expect.stringContaining('read as the CPF 01234567890') }));
+    expect(byRow(4).errors).toEqual([expect.objectContaining({ path: 'pessoa.endereco.cep', message: expect.stringContaining('the value would be "01310100"') })]);
+    expect(byRow(5).errors).toEqual([{ path: 'idProposta', column: null, message: 'proposal PROP-2001 is also in row 2: one contract per proposal; keep one of the two' }]);
+    expect(byRow(6).errors).toEqual([expect.objectContaining({ path: 'contaBancaria.compe', message: expect.stringMatching(/"Caixa" fits several banks: 104 CAIXA ECONOMICA FEDERAL; 473 Banco Caixa Geral/) })]);
+  });
+});
+
+it('a CSV: a two-digit year is read as the one of 19yy and 20yy that is neither in the future nor a century ago', async () => {
+  const run = await runCli(['validate', join(repoRoot, 'fixtures', 'sheets', 'clerk-typed-cp1252.csv'), '--json']);
+  const row6 = (JSON.parse(run.stdout) as { files: RowEntry[] }).files.find((f) => f.row === 6) as RowEntry;
+  expect(row6.warnings).toContainEqual(expect.objectContaining({ path: 'pessoa.documento.dataDeEmissao', message: expect.stringContaining('"05/08/19" read as "2019-08-05"') }));
+});
+
+it('a punctuated CPF key with wrong check digits is judged as a CPF, not taken for a phone', async () => {
+  const path = writeCsv(join(scratch.dir, 'cpf.csv'), [...HEADER.slice(0, 16), 'Chave Pix'], [clerkRow(0).slice(0, 16).concat('529.982.247-24')]);
+  const run = await runCli(['validate', path, '--json', '--reveal']);
+  const row = (JSON.parse(run.stdout) as { files: RowEntry[] }).files.find((f) => f.row === 2) as RowEntry;
+  expect(row.errors).toEqual([expect.objectContaining({ path: 'contaBancaria.chavePix', message: expect.stringContaining('check digits') })]);
+  expect(JSON.stringify(row.warnings)).not.toContain('phone');
 });

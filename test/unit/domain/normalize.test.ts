@@ -36,6 +36,8 @@ const rewrites: Array<[path: string, input: string, output: string]> = [
   ['pessoa.documento.numero', '12.345.678-X', '12345678X'],
   ['contaBancaria.chavePix', '529.982.247-25', '52998224725'],
   ['contaBancaria.chavePix', '529982247-25', '52998224725'],
+  // Printed as a CPF, judged as one: its wrong check digits are the rules' to name, not a phone (issue 24).
+  ['contaBancaria.chavePix', '529.982.247-24', '52998224724'],
   ['contaBancaria.chavePix', 'Fulano@Example.com', 'fulano@example.com'],
   ['contaBancaria.chavePix', '+55 (11) 98765-4321', '+5511987654321'],
   ['contaBancaria.chavePix', '(11) 98765-4321', '+5511987654321'],
@@ -59,6 +61,9 @@ const rewrites: Array<[path: string, input: string, output: string]> = [
   ['contaBancaria.tipo', 'corrente', 'CORRENTE'],
   ['contaBancaria.tipo', 'Poupanca', 'POUPANCA'],
   ['pessoa.documento.dataDeEmissao', '21/03/2015', '2015-03-21'],
+  ['pessoa.documento.dataDeEmissao', '5/8/2019', '2019-08-05'], // D/M/YYYY as clerks type it (issue 24; was left alone)
+  ['pessoa.documento.dataDeEmissao', '1/3/2015', '2015-03-01'],
+  ['pessoa.documento.dataDeEmissao', '05/8/2019', '2019-08-05'],
   ['pessoa.endereco.numero', 'S/N', '0'],
   ['pessoa.endereco.numero', 'SN', '0'],
   ['pessoa.endereco.numero', 's/n', '0'],
@@ -95,7 +100,6 @@ const untouched: Array<[path: string, input: unknown]> = [
   ['pessoa.endereco.complemento', ''],
   ['pessoa.documento.dataDeEmissao', '2015-03-21'],
   ['pessoa.documento.dataDeEmissao', '31-12-2020'],
-  ['pessoa.documento.dataDeEmissao', '1/3/2015'],
   ['pessoa.naturalidade', 'São Paulo'],
   ['idProposta', 'PROP-1001'],
   ['idProposta', 42],
