@@ -119,7 +119,7 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
   const tally = createTally(io.json || input.report !== undefined || fromWizard);
   const openResults = async () => (await import('../flows/sheet-results.js')).openSheetResults(inputs.sheets, input.results, process.cwd(), io.lang);
   const finish = async (sheetResults: Awaited<ReturnType<typeof openResults>> | undefined, extra: Parameters<typeof renderSubmitSummary>[2]): Promise<void> => {
-    if (sheetResults) renderResultsWritten(io, await sheetResults.finish());
+    if (sheetResults) renderResultsWritten(io, await sheetResults.finish(), sheetResults.unwritten);
     if (tally.results) renderSubmitResults(io, tally.results, extra);
     else renderSubmitSummary(io, tally, extra);
   };

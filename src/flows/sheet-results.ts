@@ -15,6 +15,8 @@ export interface SheetResults {
   add(result: SubmitResult): void;
   /** Write the finished files; their paths. */
   finish(): Promise<string[]>;
+  /** The sheets given that get no results file: no data row was read (the header failed). */
+  unwritten: string[];
 }
 
 export async function openSheetResults(sheets: readonly SheetInput[], flag: string | undefined, cwd: string, lang: Lang): Promise<SheetResults> {
@@ -25,6 +27,7 @@ export async function openSheetResults(sheets: readonly SheetInput[], flag: stri
     if (sheet.rows > 0) writers.set(sheet.file, await openResults(sheet, resultsPath(sheet, flag, cwd), lang));
   }
   return {
+    unwritten: sheets.filter((sheet) => sheet.rows === 0).map((sheet) => sheet.file),
     expect(report) {
       if (report.row !== undefined && !report.header) writers.get(report.file)?.expect(report);
     },

@@ -381,7 +381,7 @@ function copyOf(item: SubmitItem, first: First, settled: SubmitResult): SubmitRe
   }
   const partial = base(item);
   partial.idContrato = settled.idContrato;
-  return withOutcome(partial, 'skipped', msg('run.alsoIn', { id: item.body.idProposta, file: where(first) }), msg('run.hintAlsoIn'));
+  return withOutcome(partial, 'skipped', msg('run.alsoIn', { id: item.body.idProposta, file: where(first) }), msg(item.row === undefined ? 'run.hintAlsoIn' : 'run.hintAlsoInRow'));
 }
 
 /** Items to send: a list, or as they are read (a sheet of a million rows, one row at a time). */

@@ -6,6 +6,7 @@
 export const en = {
   'sheet.fileRow': '{file}, row {row}',
   'sheet.resultsWritten': 'results written to {path}',
+  'sheet.resultsNone': 'no results file for {file}: no row was read, as its header has errors (above)',
   'sheet.unknownColumn': 'unknown column {header}: ignored{didYouMean}',
   'sheet.didYouMean': '; did you mean {near}?',
   'sheet.duplicateColumn': 'column {header} repeats {first}: ignored',
@@ -141,6 +142,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'sheet.stdinTty': 'a entrada padrão é um terminal; envie um arquivo por ela, ex.: cat planilha.csv | econsig validate - --format csv',
   'sheet.templateWritten': 'modelo escrito em {path}',
   'sheet.notRun': 'não enviada: a execução terminou antes',
+  'sheet.resultsNone': 'nenhum arquivo de resultados para {file}: nenhuma linha foi lida, pois o cabeçalho tem erros (acima)',
   'sheet.cpfLostZero': 'a chave Pix {shown} tem 10 dígitos: lida como o CPF {text} (o Excel apaga o zero à esquerda; formate a coluna como Texto)',
   'sheet.bankByName': 'o banco {value} lido como o código {code} ({name})',
   'sheet.bankAmbiguous': 'o banco {value} corresponde a vários bancos: {candidates}; escreva o código de 3 dígitos',

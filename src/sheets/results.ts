@@ -1,6 +1,8 @@
 /**
- * The results sheet of `submit <sheet>`: the original columns of every input row, then
- * idContrato, outcome, httpStatus, erros, result; one row per input row, in input order.
+ * The results sheet of `submit <sheet>`: every column of every input row as read (unknown
+ * and hidden ones too), then econsig's columns (RESULT_COLUMNS: idContrato, outcome,
+ * httpStatus, erros, result; in a pt-BR run with Portuguese headers and a `Situação` in
+ * words beside the stable `outcome` code); one row per input row, in input order.
  *
  * Written as the batch goes, so a crash leaves the rows done so far and nothing is held but
  * the rows waiting for an earlier one (issue 22): each row is appended to a partial CSV
@@ -14,13 +16,40 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { looksLikeFormula } from '../domain/formula.js';
 import { EconsigError, ExitCode } from '../errors.js';
-import { type Lang, msg, say } from '../i18n/index.js';
+import { type Lang, type Voice, msg, say } from '../i18n/index.js';
 import { type PendingFile, openPendingFile } from '../safe-file.js';
 import type { ResultsWorkbook } from './xlsx-writer.js';
 import type { SheetFormat } from './kind.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
-export const RESULT_COLUMNS = ['idContrato', 'outcome', 'httpStatus', 'erros', 'result'] as const;
+/** One of econsig's columns of the results sheet: its header in each language, and its cell. */
+interface ResultColumn {
+  /** null: the column is in pt-BR runs only. */
+  en: string | null;
+  pt: string;
+  cell(result: SubmitResult, voice: Voice): string;
+}
+
+/**
+ * econsig's columns, after the clerk's, in order: the one list (a column added here is in
+ * the CSV, the xlsx and the partial file). `outcome` is the stable code scripts read, under
+ * that header in both languages; a person reads `Situação`.
+ */
+export const RESULT_COLUMNS: readonly ResultColumn[] = [
+  // A copy skipped for another row's data (run.alsoIn) names that row's contract in --json;
+  // beside the skipped row's cells it would read as the row's own (issue 24).
+  { en: 'idContrato', pt: 'Id do contrato', cell: (r) => (r.message.key === 'run.alsoIn' ? '' : (r.idContrato ?? '')) },
+  { en: null, pt: 'Situação', cell: (r, voice) => say(voice, `run.outcome_${r.outcome}`) },
+  { en: 'outcome', pt: 'outcome', cell: (r) => r.outcome },
+  { en: 'httpStatus', pt: 'Status HTTP', cell: (r) => (r.httpStatus === null ? '' : String(r.httpStatus)) },
+  { en: 'erros', pt: 'Erros', cell: errorsCell },
+  { en: 'result', pt: 'Resultado', cell: (r) => (r.result ? [r.result.status ?? r.result.outcome, r.result.reason].filter(Boolean).join(': ') : '') },
+];
+
+/** The columns of a run in `lang`. */
+function resultColumns(lang: Lang): readonly ResultColumn[] {
+  return lang === 'pt-BR' ? RESULT_COLUMNS : RESULT_COLUMNS.filter((c) => c.en !== null);
+}
 
 export interface ResultsSheet {
   file: string;
@@ -38,19 +67,17 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
 }
 
 /**
- * The five result cells of a row, people's text in `lang` (the results sheet is a document
- * for people). Whole, a person's data included: it is the clerk's own sheet, beside the
+ * What went wrong, people's text in the run's language (the results sheet is a document for
+ * people). Whole, a person's data included: it is the clerk's own sheet, beside the
  * columns that hold that data (docs/privacy.md).
  */
-function resultCells(result: SubmitResult, language: Lang): string[] {
-  const lang = { lang: language, reveal: true };
+function errorsCell(result: SubmitResult, voice: Voice): string {
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
-    erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${say(lang, e.message)}`).join('; ');
+    erros = result.errors.map((e) => `${(e as { column?: string | null }).column ?? e.path}: ${say(voice, e.message)}`).join('; ');
   }
-  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = say(lang, result.message);
-  const approval = result.result ? [result.result.status ?? result.result.outcome, result.result.reason].filter(Boolean).join(': ') : '';
-  return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
+  if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = say(voice, result.message);
+  return erros;
 }
 
 /**
@@ -94,7 +121,10 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   // The file written as the batch goes.
   const live = path.replace(/\.(xlsx|csv)$/i, '.parcial.csv');
   const width = sheet.header.length;
-  const header = [...sheet.header, ...RESULT_COLUMNS];
+  const columns = resultColumns(lang);
+  const header = [...sheet.header, ...columns.map((c) => (lang === 'pt-BR' ? c.pt : (c.en as string)))];
+  const voice: Voice = { lang, reveal: true };
+  const resultCells = (result: SubmitResult): string[] => columns.map((c) => c.cell(result, voice));
   const original = (report: FileReport): string[] => Array.from({ length: width }, (_, i) => (report as { cells?: string[] }).cells?.[i] ?? '');
   let file: PendingFile;
   try {
@@ -109,7 +139,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   let workbook: ResultsWorkbook | undefined;
   if (xlsx) {
     try {
-      workbook = await (await import('./xlsx-writer.js')).openResultsXlsx(path, header, width);
+      workbook = await (await import('./xlsx-writer.js')).openResultsXlsx(path, header, width + columns.findIndex((c) => c.en === 'outcome'));
     } catch (error) {
       file.discard();
       throw cannotWrite(path, error);
@@ -132,7 +162,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   };
   const flush = (): void => {
     for (let entry = waiting.get(order[next] as number); entry?.result !== undefined; entry = waiting.get(order[next] as number)) {
-      write([...original(entry.report), ...resultCells(entry.result, lang)]);
+      write([...original(entry.report), ...resultCells(entry.result)]);
       waiting.delete(order[next] as number);
       next += 1;
     }

@@ -53,7 +53,8 @@ const WIDTH_SAMPLE = 200;
  * renamed over it once complete (src/safe-file.ts); a crash leaves the temporary file, which
  * the next run replaces.
  */
-export async function openResultsXlsx(path: string, header: readonly string[], originalWidth: number): Promise<ResultsWorkbook> {
+/** `outcomeIndex`: where the outcome code is among the cells (0-based), its cell coloured. */
+export async function openResultsXlsx(path: string, header: readonly string[], outcomeIndex: number): Promise<ResultsWorkbook> {
   const ExcelJS = await loadExcelJs();
   // exceljs's zip writer (archiver 5, archiver-utils 2) calls the deprecated `new Buffer()`.
   // Node says nothing of it inside node_modules, but bundled, it printed a DeprecationWarning
@@ -64,12 +65,12 @@ export async function openResultsXlsx(path: string, header: readonly string[], o
   const file = openPendingFile(path, { temporary: `${path}.econsig-tmp` });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: createWriteStream('', { fd: file.fd, autoClose: false }) as Writable, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const outcomeColumn = originalWidth + 2;
+  const outcomeColumn = outcomeIndex + 1;
   const sample: string[][] = [];
   let started = false;
   const write = (cells: readonly string[]): void => {
     const row = sheet.addRow([...cells]);
-    const fill = OUTCOME_FILL[cells[originalWidth + 1] ?? ''];
+    const fill = OUTCOME_FILL[cells[outcomeIndex] ?? ''];
     if (fill) row.getCell(outcomeColumn).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
     row.commit();
   };

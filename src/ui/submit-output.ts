@@ -83,9 +83,11 @@ export function renderRetry(io: Io, info: RetryInfo): void {
 }
 
 /** Where the results sheets were written (src/sheets/results.ts). */
-export function renderResultsWritten(io: Io, paths: readonly string[]): void {
+/** The results files written, and the sheets that got none (a header that failed: said plainly). */
+export function renderResultsWritten(io: Io, paths: readonly string[], unwritten: readonly string[] = []): void {
   const t = createTheme(io);
   for (const path of paths) write(io, `${t.muted('→')} ${say(io.lang, 'sheet.resultsWritten', { path: t.strong(path) })}\n`);
+  for (const file of unwritten) write(io, `${t.muted('→')} ${say(io.lang, 'sheet.resultsNone', { file })}\n`);
 }
 
 export function renderNotice(io: Io, notice: Message): void {

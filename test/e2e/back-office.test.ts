@@ -69,6 +69,19 @@ describe('the results sheet keeps every column the clerk gave', () => {
     expect(lines.slice(1).map((l) => l[3])).toEqual(['cliente pediu urgência', 'ligar à tarde']);
   });
 
+  it('pt-BR: econsig\'s columns in Portuguese, a Situação in words beside the stable outcome code; a skipped copy of a row carries no contract id', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const rows = [clerkRow(0), clerkRow(1), clerkRow(0, { Número: '99' })];
+    const path = writeCsv(join(scratch.dir, 'lote.csv'), HEADER, rows);
+    const run = await runCli(['submit', path], { env: { ...cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), LANG: 'pt_BR.UTF-8' } });
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('mantenha uma das duas linhas');
+    const lines = readFileSync(join(scratch.dir, 'lote.resultados.csv'), 'utf8').slice(1).trimEnd().split('\r\n').map((l) => l.split(';'));
+    expect(lines[0]!.slice(HEADER.length)).toEqual(['Id do contrato', 'Situação', 'outcome', 'Status HTTP', 'Erros', 'Resultado']);
+    expect(lines.slice(1).map((l) => l.slice(HEADER.length + 1, HEADER.length + 3))).toEqual([['aceita', 'accepted'], ['aceita', 'accepted'], ['não enviada', 'skipped']]);
+    expect(lines[3]![HEADER.length]).toBe('');
+  });
+
   it('xlsx made by Excel\'s rules: a hidden "Controle interno" column and an unknown one come back with their values', async () => {
     const sbx = await startCountedSandbox({ delayMs: 60_000 });
     const workbook = new ExcelJS.Workbook();
@@ -129,4 +142,11 @@ it('a punctuated CPF key with wrong check digits is judged as a CPF, not taken f
   const row = (JSON.parse(run.stdout) as { files: RowEntry[] }).files.find((f) => f.row === 2) as RowEntry;
   expect(row.errors).toEqual([expect.objectContaining({ path: 'contaBancaria.chavePix', message: expect.stringContaining('check digits') })]);
   expect(JSON.stringify(row.warnings)).not.toContain('phone');
+});
+
+it('a sheet whose header fails: the run says plainly that no results file was written', async () => {
+  const path = writeCsv(join(scratch.dir, 'cabecalho.csv'), ['Id da proposta', 'Naturalidade'], [['PROP-2001', 'Recife']]);
+  const run = await runCli(['submit', path], { env: { ...cliEnv(scratch.home, 'http://127.0.0.1:9', 'token'), LANG: 'pt_BR.UTF-8' } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`nenhum arquivo de resultados para ${path}: nenhuma linha foi lida, pois o cabeçalho tem erros`);
 });
