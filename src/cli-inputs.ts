@@ -53,6 +53,8 @@ export interface SubmitInput {
   results?: string | undefined;
   /** Sheets: only this row (with -i: the row the wizard starts from). */
   row?: number | undefined;
+  /** -q: errors only (no warnings, no line per accepted submission). */
+  quiet?: boolean;
 }
 
 export interface WatchInput {

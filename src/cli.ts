@@ -112,6 +112,7 @@ export function buildProgram(
     .addOption(new Option('--format <format>', help('help.format')).choices(['csv', 'xlsx'] as const))
     .option('--results <file>', help('help.submit.results'))
     .option('--row <n>', help('help.submit.row'), parsePositiveInt)
+    .option('-q, --quiet', help('help.submit.quiet'))
     .addHelpText(
       'after',
       examples(
@@ -143,6 +144,7 @@ export function buildProgram(
         format: o.format,
         results: o.results,
         row: o.row,
+        ...(o.quiet ? { quiet: true } : {}),
       };
       await dispatch('submit', input, globals());
     });

@@ -68,8 +68,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
   const inputs = sources.some((source) => isSheetInput(source.file, input.format))
     ? await planned(io, async (onReport) =>
         (await import('../flows/sheet-inputs.js')).readSheetInputs(sources, { ...options, lang: io.lang, sheet: input.sheet, format: input.format, row: input.row }, onReport),
-      )
-    : planned(io, (onReport) => heldInputs(sources.map((source) => checkSource(source, options)), onReport));
+      input.quiet)
+    : planned(io, (onReport) => heldInputs(sources.map((source) => checkSource(source, options)), onReport), input.quiet);
   try {
     return (await sendReports(sending, inputs)).code;
   } finally {
@@ -78,8 +78,8 @@ export async function run(input: SubmitInput, ctx: Context): Promise<number> {
 }
 
 /** Plan the inputs, showing each report's problems, warnings and notes as it is read (validate's way). */
-function planned<T extends SubmitInputs | Promise<SubmitInputs>>(io: Context['io'], plan: (onReport: (report: FileReport) => void) => T): T {
-  const shown = createInvalidFilesOutput(io);
+function planned<T extends SubmitInputs | Promise<SubmitInputs>>(io: Context['io'], plan: (onReport: (report: FileReport) => void) => T, quiet = false): T {
+  const shown = createInvalidFilesOutput(io, quiet);
   const inputs = plan((report) => shown.add(report));
   if (inputs instanceof Promise) return inputs.finally(() => shown.flush()) as T;
   shown.flush();
@@ -158,7 +158,7 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
   // Certificate dates, TLS trust and the client certificate, and the first token: before any POST.
   await session.prepare(baseUrl);
   const values = settings.values;
-  const progress = await createSubmitProgress(io, plan.toSend + plan.duplicates, ctx.signal);
+  const progress = await createSubmitProgress(io, plan.toSend + plan.duplicates, ctx.signal, input.quiet === true);
   const started = Date.now();
   async function* reports(): AsyncGenerator<FileReport> {
     for await (const report of inputs.reports()) {

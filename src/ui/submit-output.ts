@@ -8,6 +8,7 @@ import { personalText } from './personal.js';
 import { printable } from './printable.js';
 import { entryLabel, issueJson, issueWhere } from './sheet-labels.js';
 import { createTheme, type Theme } from './theme.js';
+import { createWarningSummary } from './warning-summary.js';
 import { writeWrapped } from './wrap.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -22,6 +23,9 @@ function icon(t: Theme, result: SubmitResult): string {
 function write(io: Pick<Io, 'stderr'>, text: string): void {
   writeWrapped(io.stderr, text);
 }
+
+/** Results listed one by one after a stop (about a screenful); the rest are counted. */
+const LISTED_AFTER_STOP = 10;
 
 /** Service errors listed under a result; --json has them all. */
 const SHOWN_ERROS = 10;
@@ -99,29 +103,41 @@ const TEXT_PIECE_CHARS = 64 * 1024;
 
 /**
  * Validation problems of files that will not be sent (and warnings and notes of those that
- * will), report by report as they are read; `flush` before anything else is said.
+ * will), report by report as they are read; `flush` before anything else is said. A sheet's
+ * rows' warnings are summarised, one line per kind, at the flush (issue 24); `quiet`:
+ * errors only.
  */
-export function createInvalidFilesOutput(io: Io): { add(report: FileReport): void; flush(): void } {
+export function createInvalidFilesOutput(io: Io, quiet = false): { add(report: FileReport): void; flush(): void } {
   const t = createTheme(io);
   const lang: Voice = io;
+  const summary = createWarningSummary(lang);
   let pending = '';
-  const flush = (): void => {
+  const writePending = (): void => {
     if (pending) write(io, pending);
     pending = '';
   };
   return {
     add(report) {
-      if (io.json || (report.ok && report.warnings.length === 0 && !report.notes?.length)) return;
+      if (io.json) return;
+      const summarised = report.row !== undefined && !report.header;
+      if (summarised) summary.add(report);
+      const warnings = quiet || summarised ? [] : report.warnings;
+      const notes = quiet ? [] : (report.notes ?? []);
+      if (report.ok && warnings.length === 0 && notes.length === 0) return;
       const mark = report.header && report.ok ? t.muted('•') : report.ok ? t.success('✓') : t.error('✗');
       const notSent = `  ${t.info(say(lang, 'run.outcome_invalid'))}  ${say(lang, 'run.invalidNotSent')}`;
       const lines = [`${mark} ${t.strong(entryLabel(report, lang))}${report.ok ? '' : notSent}`];
       for (const e of report.errors) lines.push(`    ${t.error(say(lang, 'run.errorLine'))} ${t.path(issueWhere(e, lang))}: ${say(lang, e.message)}`);
-      for (const w of report.warnings) lines.push(`    ${t.warning(say(lang, 'run.warningLine'))} ${t.path(issueWhere(w, lang))}: ${say(lang, w.message)}`);
-      for (const note of report.notes ?? []) lines.push(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
+      for (const w of warnings) lines.push(`    ${t.warning(say(lang, 'run.warningLine'))} ${t.path(issueWhere(w, lang))}: ${say(lang, w.message)}`);
+      for (const note of notes) lines.push(`    ${t.muted(say(lang, 'validate.noteLabel'))} ${say(lang, note)}`);
       pending += `${lines.join('\n')}\n`;
-      if (pending.length >= TEXT_PIECE_CHARS) flush();
+      if (pending.length >= TEXT_PIECE_CHARS) writePending();
     },
-    flush,
+    flush() {
+      const kinds = quiet ? [] : summary.lines();
+      if (kinds.length > 0) pending += `${[t.strong(say(lang, 'validate.warningsHeading')), ...kinds.map((kind) => `    ${t.warning(say(lang, 'run.warningLine'))} ${kind}`)].join('\n')}\n`;
+      writePending();
+    },
   };
 }
 
@@ -137,7 +153,7 @@ export function renderInvalidFiles(io: Io, reports: readonly FileReport[]): void
  * what is in flight; otherwise one plain line per answer and per result. With --json the
  * results are the document on stdout: only the spinner, on stderr, and only on a terminal.
  */
-export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal): Promise<BatchProgress & { stop(): void }> {
+export async function createSubmitProgress(io: Io, total: number, signal?: AbortSignal, quiet = false): Promise<BatchProgress & { stop(): void }> {
   const t = createTheme(io);
   const lang: Voice = io;
   let answered = 0;
@@ -145,6 +161,25 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   const hintsShown = new Set<string>();
   const print = (lines: string[]): void => {
     write(io, `${lines.join('\n')}\n`);
+  };
+  // After a stop, the results that follow (rows not sent, results no longer awaited) are
+  // listed up to a screenful, then counted: one summary line at the end (issue 24: a
+  // Ctrl-C in a 5,000-row run printed 45,175 lines). --verbose lists every one.
+  let afterStop = 0;
+  const held = new Map<string, number>();
+  const shown = (r: SubmitResult): string[] => {
+    if (quiet && isSuccess(r.outcome)) return [];
+    if (signal?.aborted && !io.verbose && ++afterStop > LISTED_AFTER_STOP) {
+      held.set(r.outcome, (held.get(r.outcome) ?? 0) + 1);
+      return [];
+    }
+    return resultLines(t, r, lang, hintsShown);
+  };
+  const heldLine = (): string[] => {
+    if (held.size === 0) return [];
+    const n = [...held.values()].reduce((a, b) => a + b, 0);
+    const parts = [...held].map(([outcome, count]) => `${count} ${outcomeName(lang, outcome, count)}`).join(', ');
+    return [`${t.muted('…')} ${say(lang, 'run.heldAfterStop', { n, parts })}`];
   };
   const interruptedLine = (): string => t.warning(say(lang, 'run.interrupted'));
   // A CI log (--json, no terminal) still says why the run stopped; the lines are the document's.
@@ -156,11 +191,21 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   if (!io.canAnimate) {
     const onAbort = (): void => print([interruptedLine()]);
     signal?.addEventListener('abort', onAbort, { once: true });
+    const printShown = (r: SubmitResult): void => {
+      const lines = shown(r);
+      if (lines.length > 0) print(lines);
+    };
     return {
-      onAnswer: (r) => print(resultLines(t, r, lang, hintsShown)),
-      onWaiting: (r) => print([`${t.muted('…')} ${say(lang, 'run.waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
-      onResult: (r) => print(resultLines(t, r, lang, hintsShown)),
-      stop: () => signal?.removeEventListener('abort', onAbort),
+      onAnswer: printShown,
+      onWaiting: (r) => {
+        if (!quiet) print([`${t.muted('…')} ${say(lang, 'run.waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]);
+      },
+      onResult: printShown,
+      stop: () => {
+        signal?.removeEventListener('abort', onAbort);
+        const lines = heldLine();
+        if (lines.length > 0) print(lines);
+      },
     };
   }
   const { default: ora } = await import('ora');
@@ -177,7 +222,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   const onAbort = (): void => above([interruptedLine()]);
   signal?.addEventListener('abort', onAbort, { once: true });
   const above = (lines: string[]): void => {
-    if (!io.json) {
+    if (!io.json && lines.length > 0) {
       spinner.clear();
       write(io, `${lines.join('\n')}\n`);
     }
@@ -187,7 +232,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
   return {
     onAnswer: (r) => {
       answered += 1;
-      above(resultLines(t, r, lang, hintsShown));
+      above(shown(r));
     },
     onWaiting: () => {
       waiting += 1;
@@ -195,12 +240,14 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     },
     onResult: (r) => {
       waiting -= 1;
-      above(resultLines(t, r, lang, hintsShown));
+      above(shown(r));
     },
     stop: () => {
       signal?.removeEventListener('abort', onAbort);
       stopKeys();
       spinner.stop();
+      const lines = io.json ? [] : heldLine();
+      if (lines.length > 0) print(lines);
     },
   };
 }

@@ -4,11 +4,13 @@
  * LibreOffice make them (exceljs for the xlsx: hidden columns, number cells); results
  * read back with exceljs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './run-cli.js';
+import { binPath, repoRoot, runCli } from './run-cli.js';
+import { waitFor } from '../wait-for.js';
 import { cliEnv, startCountedSandbox, useScratch } from './submit-harness.js';
 
 const scratch = useScratch();
@@ -149,4 +151,42 @@ it('a sheet whose header fails: the run says plainly that no results file was wr
   const run = await runCli(['submit', path], { env: { ...cliEnv(scratch.home, 'http://127.0.0.1:9', 'token'), LANG: 'pt_BR.UTF-8' } });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain(`nenhum arquivo de resultados para ${path}: nenhuma linha foi lida, pois o cabeçalho tem erros`);
+});
+
+describe('submit says a run for people', () => {
+  it('-q: errors only (no warnings, no line per accepted row), the summary stays; the rewrites of many rows are one line per kind', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const rows = Array.from({ length: 4 }, (_, i) => clerkRow(i, i === 3 ? { 'E-mail': 'sem-arroba' } : {}));
+    const path = writeCsv(join(scratch.dir, 'lote.csv'), HEADER, rows);
+    const env = { ...cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token), LANG: 'pt_BR.UTF-8' };
+    const loud = await runCli(['submit', path], { env });
+    expect(loud.code).toBe(1);
+    expect(loud.stderr).toMatch(/\n +aviso +CEP \(pessoa\.endereco\.cep\): 4 linhas; ex\. linha 2: /);
+    expect(loud.stderr.match(/CEP sem pontuação/g), loud.stderr).toHaveLength(1);
+    // A second sandbox: the first has these workers' contracts in progress.
+    const fresh = await startCountedSandbox({ delayMs: 60_000 });
+    const quiet = await runCli(['submit', path, '-q', '--results', join(scratch.dir, 'q.csv')], { env: cliEnv(join(scratch.home, 'q'), fresh.sandbox.url, fresh.sandbox.token) });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).not.toMatch(/^ +warning/m);
+    expect(quiet.stderr).not.toMatch(/^✓/m);
+    expect(quiet.stderr).toContain(`✗ ${path}, row 5`);
+    expect(quiet.stderr).toMatch(/4 submissions: 3 accepted, 1 invalid/);
+  });
+
+  it('Ctrl-C in a batch: about a screenful of results after the stop, then one line counting the rest (--verbose lists all)', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000, latencyMs: 300 });
+    const path = writeCsv(join(scratch.dir, 'lote.csv'), HEADER, Array.from({ length: 30 }, (_, i) => clerkRow(i)));
+    const partial = join(scratch.dir, 'lote.resultados.parcial.csv');
+    const child = spawn(process.execPath, [binPath, 'submit', path, '--concurrency', '1'], { env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    await waitFor(() => existsSync(partial) && readFileSync(partial, 'utf8').split('\r\n').length >= 3, 10_000);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const skipped = stderr.split('\n').filter((l) => /^✗ .*row \d+ +skipped/.test(l));
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.length).toBeLessThanOrEqual(10);
+    expect(stderr).toMatch(/… and \d+ more after the stop, not listed: \d+ skipped \(--verbose lists every one/);
+  });
 });
