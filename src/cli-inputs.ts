@@ -24,6 +24,8 @@ export interface ValidateInput {
   strict: boolean;
   /** List only the files with errors or warnings, then the summary. */
   quiet?: boolean;
+  /** Sheets: only this row. */
+  row?: number;
   /** xlsx: the worksheet to read. */
   sheet?: string | undefined;
   /** The format of `-` when it is a sheet. */

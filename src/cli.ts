@@ -75,6 +75,7 @@ export function buildProgram(
     .argument('[file...]', help('help.files'))
     .option('--strict', help('help.strict'))
     .option('-q, --quiet', help('help.validate.quiet'))
+    .option('--row <n>', help('help.validate.row'), parsePositiveInt)
     .option('--sheet <name>', help('help.sheet'))
     .addOption(new Option('--format <format>', help('help.format')).choices(['csv', 'xlsx'] as const))
     .addHelpText(
@@ -88,7 +89,7 @@ export function buildProgram(
       ),
     )
     .action(async (files, o) => {
-      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format }, globals());
+      await dispatch('validate', { files, strict: o.strict === true, ...(o.quiet ? { quiet: true } : {}), sheet: o.sheet, format: o.format, ...(o.row !== undefined ? { row: o.row } : {}) }, globals());
     });
 
   program

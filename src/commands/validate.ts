@@ -26,7 +26,8 @@ export async function run(input: ValidateInput, ctx: Context): Promise<number> {
   for (const source of sources) {
     if (sheets && sheetFormatOf(source.file, input.format) !== undefined) {
       // The run's language is also the sheet's first guess at its headers' language.
-      for await (const report of sheets.checkSheetSource(source, { ...options, lang: ctx.io.lang, sheet: input.sheet, format: input.format })) {
+      const reports = sheets.checkSheetSource(source, { ...options, lang: ctx.io.lang, sheet: input.sheet, format: input.format });
+      for await (const report of sheets.onlyRow(reports, input.row, source.file)) {
         duplicate(report);
         output.add(report);
         if (exitCode === ExitCode.ok) exitCode = report.exitCode;

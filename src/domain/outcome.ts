@@ -6,6 +6,8 @@ import { ExitCode } from '../errors.js';
  */
 export const outcomeExitCodes = {
   invalid: ExitCode.invalid,
+  // A file that could not be read (missing, unreadable, a damaged sheet): exit 2 (issue 24).
+  unreadable: ExitCode.usage,
   accepted: ExitCode.ok,
   approved: ExitCode.ok,
   denied: ExitCode.denied,

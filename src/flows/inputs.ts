@@ -211,14 +211,19 @@ export function parseDocument(file: string, raw: string): Loaded {
         .replace(/ in JSON at position \d+.*$/s, '')
         .replace(/, ".*" is not valid JSON$/s, ''),
     );
+    // A sheet piped in without --format: its first line is a header, not JSON (issue 24).
+    const looksLikeCsv = file === '-' && CSV_FIRST_LINE.test(text.slice(0, text.indexOf('\n') >>> 0 || 4096));
     return {
       ok: false,
       file,
       exitCode: ExitCode.invalid,
-      errors: [{ path: ROOT_PATH, message: msg('input.notJson', { where, reason }) }],
+      errors: [{ path: ROOT_PATH, message: msg(looksLikeCsv ? 'input.notJsonButCsv' : 'input.notJson', { where, reason }) }],
     };
   }
 }
+
+/** A first line of three or more fields separated by `;`, `,` or tabs, not opening a JSON value. */
+const CSV_FIRST_LINE = /^(?![\s\ufeff]*[[{"])[^\n;,\t]*([;,\t])[^\n]*?\1[^\n]*/;
 
 /** V8's reasons for a JSON.parse failure, by the start of their English text. */
 const JSON_REASONS: ReadonlyArray<readonly [RegExp, MessageKey]> = [

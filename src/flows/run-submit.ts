@@ -78,20 +78,22 @@ export interface RunSubmitOptions {
 
 /** A file that was not sent because it did not validate (or could not be read). */
 export function invalidResult(report: FileReport): SubmitResult {
+  const unreadable = report.exitCode === ExitCode.usage;
   return {
     file: report.file,
     ...(report.row !== undefined ? { row: report.row } : {}),
-    outcome: 'invalid',
+    outcome: unreadable ? 'unreadable' : 'invalid',
     httpStatus: null,
     idContrato: null,
     erros: [],
     result: null,
-    message: msg(report.exitCode === ExitCode.usage ? 'run.unusableNotSent' : 'run.invalidSubmission'),
-    exitCode: report.exitCode === ExitCode.usage ? ExitCode.usage : exitCodeFor('invalid'),
+    message: msg(unreadable ? 'run.unusableNotSent' : 'run.invalidSubmission'),
+    exitCode: exitCodeFor(unreadable ? 'unreadable' : 'invalid'),
     warnings: report.warnings,
     errors: report.errors,
     attempts: 0,
-    idProposta: null,
+    // An invalid file still names its proposal when it has one (issue 24).
+    idProposta: report.idProposta ?? null,
   };
 }
 

@@ -69,21 +69,33 @@ async function* readReports(
       yield { report: held.get(at) ?? checkSource(source, { ...options, stdin: options.stdin as StdinReader }), source: at };
       continue;
     }
-    let found = false;
-    for await (const report of checkSheetSource(source, { ...options, keepCells: true, keepValues: true })) {
+    for await (const report of onlyRow(checkSheetSource(source, { ...options, keepCells: true, keepValues: true }), options.row, source.file)) {
       const row = report as SheetReport;
       if (row.header) {
         if (typeof format === 'string') onHeader(row, format, at);
         if (row.ok) continue;
       }
-      if (options.row !== undefined && row.row !== undefined && row.row !== options.row && !row.header) continue;
-      if (row.row === options.row) found = true;
       yield { report, source: at };
     }
-    if (options.row !== undefined && !found) {
-      throw new UsageError(msg('sheet.noDataRow', { row: options.row, file: source.file }), msg('sheet.noDataRowHint'));
-    }
   }
+}
+
+/**
+ * `--row <n>` (validate and submit): of a sheet's reports, the header's and row n's only. A
+ * sheet without that data row is a usage error (exit 2) naming the row and the file.
+ */
+export async function* onlyRow<T extends FileReport>(reports: AsyncIterable<T>, row: number | undefined, file: string): AsyncGenerator<T> {
+  if (row === undefined) {
+    yield* reports;
+    return;
+  }
+  let found = false;
+  for await (const report of reports) {
+    if (report.row !== undefined && !report.header && report.row !== row) continue;
+    if (report.row === row && !(report.header && report.ok)) found = true;
+    yield report;
+  }
+  if (!found) throw new UsageError(msg('sheet.noDataRow', { row, file }), msg('sheet.noDataRowHint'));
 }
 
 /**

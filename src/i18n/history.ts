@@ -35,6 +35,7 @@ export const en = {
   'history.why_not_found': 'proposal not found',
   'history.why_skipped': 'not sent',
   'history.why_invalid': 'invalid: not sent',
+  'history.why_unreadable': 'could not be read: not sent',
   'history.why_timeout': 'no result in time',
   'history.why_denied': 'denied',
 } as const;
@@ -70,6 +71,7 @@ export const ptBR: Record<keyof typeof en, string> = {
   'history.why_not_found': 'proposta não encontrada',
   'history.why_skipped': 'não enviada',
   'history.why_invalid': 'inválida: não enviada',
+  'history.why_unreadable': 'não pôde ser lido: não enviado',
   'history.why_timeout': 'sem resultado no prazo',
   'history.why_denied': 'negada',
 };

@@ -18,6 +18,7 @@ export const en = {
   'input.streamTooLarge': '{name} is over 1 MiB; a submission is one small JSON object',
   'input.empty': 'file is empty; expected one JSON object (a submission)',
   'input.notJson': 'not valid JSON{where}: {reason}',
+  'input.notJsonButCsv': 'not valid JSON{where}: {reason}; its first line looks like a CSV header: add --format csv (a sheet on standard input needs it)',
   'input.at': ' at line {line}, column {column}',
 } as const;
 
@@ -36,5 +37,6 @@ export const ptBR: Record<keyof typeof en, string> = {
   'input.streamTooLarge': '{name} passa de 1 MiB; uma submissão é um único objeto JSON pequeno',
   'input.empty': 'o arquivo está vazio; esperado um objeto JSON (uma submissão)',
   'input.notJson': 'JSON inválido{where}: {reason}',
+  'input.notJsonButCsv': 'JSON inválido{where}: {reason}; a primeira linha parece o cabeçalho de um CSV: acrescente --format csv (uma planilha na entrada padrão precisa dele)',
   'input.at': ' na linha {line}, coluna {column}',
 };

@@ -17,6 +17,7 @@ const OUTCOME_FILL: Record<string, string> = {
   approved: 'FFC6EFCE',
   denied: 'FFFFC7CE',
   invalid: 'FFFFC7CE',
+  unreadable: 'FFFFC7CE',
   rejected: 'FFFFC7CE',
   not_found: 'FFFFC7CE',
   unauthorized: 'FFFFC7CE',

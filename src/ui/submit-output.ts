@@ -312,10 +312,18 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   // A CI log shows stderr: each file that did not succeed, with why, and the counts (issue 14).
   const failed = results.filter((r) => !isSuccess(r.outcome));
   // An invalid file also names its fields (the first five), so the log says what to fix.
-  const lines = failed.flatMap((r) => [
-    `✗ ${entryLabel(r, lang)}  ${outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
-    ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${say(lang, e.message)}`),
-  ]);
+  // Its hint too, once per run as on a terminal (issue 24: a wrong token's hint was only in the JSON).
+  const hintsShown = new Set<string>();
+  const lines = failed.flatMap((r) => {
+    const hint = hintOf(r);
+    const first = hint !== undefined && !hintsShown.has(hint);
+    if (hint) hintsShown.add(hint);
+    return [
+      `✗ ${entryLabel(r, lang)}  ${outcomeName(lang, r.outcome)}  ${messageOf(r)}`,
+      ...r.errors.slice(0, 5).map((e) => `    ${issueWhere(e, lang)}: ${say(lang, e.message)}`),
+      ...(first ? [`    ${say(lang, 'run.hintLabel')} ${hint}`] : []),
+    ];
+  });
   if (results.length > 1 || failed.length > 0) lines.push(summaryLine(countOutcomes(results), lang, extra.interrupted));
   if (lines.length) write(io, `${lines.map((line) => printable(line)).join('\n')}\n`);
 }

@@ -190,3 +190,43 @@ describe('submit says a run for people', () => {
     expect(stderr).toMatch(/… and \d+ more after the stop, not listed: \d+ skipped \(--verbose lists every one/);
   });
 });
+
+describe('the contract a CI job reads', () => {
+  it('submit --json: a missing file is its own outcome (unreadable, exit 2); an invalid file names its idProposta; every result\'s exitCode is its outcome\'s', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const invalid = join(scratch.dir, 'invalida.json');
+    writeFileSync(invalid, JSON.stringify({ idProposta: 'PROP-2001', pessoa: { naturalidade: 'Recife' } }));
+    const missing = await runCli(['submit', join(scratch.dir, 'nao-existe.json'), '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout).results).toEqual([expect.objectContaining({ outcome: 'unreadable', idProposta: null })]);
+    const bad = await runCli(['submit', invalid, '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).results).toEqual([expect.objectContaining({ outcome: 'invalid', idProposta: 'PROP-2001' })]);
+  });
+
+  it('submit --json with a wrong token: the hint is on stderr too, not only in the document', async () => {
+    const sbx = await startCountedSandbox({ delayMs: 60_000 });
+    const path = writeCsv(join(scratch.dir, 'lote.csv'), HEADER, [clerkRow(0)]);
+    const run = await runCli(['submit', path, '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, 'not-the-token') });
+    expect(run.code).toBe(3);
+    const hint = (JSON.parse(run.stdout).results[0] as { hint: string }).hint;
+    expect(hint).toBeTruthy();
+    expect(run.stderr).toContain(hint);
+  });
+
+  it('validate --row checks one row of a sheet; a row that is not a data row exits 2', async () => {
+    const sheet = join(repoRoot, 'fixtures', 'sheets', 'clerk-typed-cp1252.csv');
+    const one = await runCli(['validate', sheet, '--row', '4', '--json']);
+    expect(one.code).toBe(1);
+    expect((JSON.parse(one.stdout) as { files: RowEntry[] }).files.filter((f) => f.row > 1).map((f) => f.row)).toEqual([4]);
+    const none = await runCli(['validate', sheet, '--row', '40']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('has no data row 40');
+  });
+
+  it('validate - with a CSV and no --format: the JSON error says to add --format csv', async () => {
+    const run = await runCli(['validate', '-'], { input: readFileSync(join(repoRoot, 'fixtures', 'sheets', 'excel-utf8-bom.csv'), 'utf8'), env: { LANG: 'pt_BR.UTF-8' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('acrescente --format csv');
+  });
+});

@@ -4,6 +4,7 @@ import { batchExitCode, exitCodeFor, outcomes, type Outcome } from '../../../src
 // docs/cli-contract.md "Exit codes" and "Machine-readable output".
 const table: Array<[Outcome, number]> = [
   ['invalid', 1],
+  ['unreadable', 2], // a file that could not be read (issue 24: was invalid with exit 2)
   ['accepted', 0],
   ['approved', 0],
   ['denied', 8],
