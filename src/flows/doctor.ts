@@ -9,7 +9,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { EconsigError, ExitCode } from '../errors.js';
-import { type Message, msg, say } from '../i18n/index.js';
+import { type Message, localTime, msg, say } from '../i18n/index.js';
 import { probeTls, type TlsProbeResult } from '../service/tls-probe.js';
 import { requireBaseUrl, resolveSettings, type Env, type ResolvedSettings, type SettingsFlags } from '../settings/settings.js';
 import { resolveHome } from '../settings/home.js';
@@ -188,7 +188,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     set({
       name: 'certificate',
       status: expiresSoon(cert, now()) ? 'warn' : 'ok',
-      detail: msg('doctor.certOk', { subject: cert.subject, issuer: cert.issuer, accepted, when: cert.validTo.toISOString(), left: ago(left) }),
+      detail: msg('doctor.certOk', { subject: cert.subject, issuer: cert.issuer, accepted, when: localTime(cert.validTo.toISOString()), left: ago(left) }),
       ...(expiresSoon(cert, now()) ? { hint: msg('doctor.certSoonHint') } : {}),
     });
   } else {
@@ -270,9 +270,9 @@ async function checkToken(settings: ResolvedSettings, env: Env, now: () => Date)
       const from = msg(resolved?.source === 'env' ? 'doctor.fromEnv' : 'doctor.fromStored');
       const expiry = resolved ? tokenExpiry(resolved.token, now()) : undefined;
       if (expiry?.expired) {
-        return { name: 'token', status: 'fail', detail: msg('doctor.tokenExpired', { from, when: expiry.expiresAt.toISOString() }), hint: msg('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
+        return { name: 'token', status: 'fail', detail: msg('doctor.tokenExpired', { from, when: localTime(expiry.expiresAt.toISOString()) }), hint: msg('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
       }
-      return { name: 'token', status: 'ok', detail: expiry ? msg('doctor.tokenExpires', { from, when: expiry.expiresAt.toISOString() }) : msg('doctor.tokenNoExpiry', { from }) };
+      return { name: 'token', status: 'ok', detail: expiry ? msg('doctor.tokenExpires', { from, when: localTime(expiry.expiresAt.toISOString()) }) : msg('doctor.tokenNoExpiry', { from }) };
     }
     const started = Date.now();
     await session.tokens.token();

@@ -25,7 +25,7 @@ import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oau
 import type { AnswerRecord, Store, SubmissionRecord } from '../record/record.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import type { ResultWaiter } from './result-waiter.js';
-import { type Message, type Value, msg, personal, say } from '../i18n/index.js';
+import { type Message, type Value, localTime, msg, personal, say } from '../i18n/index.js';
 import { StorageError } from '../settings/home.js';
 import type { ApprovalResult, SubmitResult } from '../domain/report.js';
 
@@ -237,7 +237,7 @@ function outcomeOfError(
 function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): SubmitResult {
   const partial = base(item);
   const id = item.body.idProposta;
-  const when = earlier.sentAt;
+  const when = localTime(earlier.sentAt);
   const contract = earlier.answer?.idContrato ?? null;
   partial.idContrato = contract;
   if (earlier.answer === null) {
@@ -313,7 +313,7 @@ const answerOf = (result: SubmitResult, options: BatchOptions): AnswerRecord => 
 function forced(result: SubmitResult, overridden: SubmissionRecord | null): SubmitResult {
   if (!overridden) return result;
   const id = overridden.answer?.idContrato;
-  const earlier = id ? msg('run.forcedContract', { id }) : msg('run.forcedSubmission', { when: overridden.sentAt });
+  const earlier = id ? msg('run.forcedContract', { id }) : msg('run.forcedSubmission', { when: localTime(overridden.sentAt) });
   return { ...result, message: msg('run.forced', { message: result.message, earlier }) };
 }
 

@@ -80,7 +80,7 @@ export interface Message {
   readonly key: MessageKey;
   readonly values?: Readonly<Record<string, Value>>;
 }
-export type Value = string | number | Message | ValueList | PersonalValue;
+export type Value = string | number | Message | ValueList | PersonalValue | TimeValue;
 
 /**
  * A person's data in a message (a CPF, an account, a Pix key, a phone, an e-mail, or free
@@ -95,6 +95,29 @@ export interface PersonalValue {
 /** A value that holds a person's data: `personal('pixKey', value)`. */
 export function personal(kind: PersonalKind, value: string): PersonalValue {
   return { personal: kind, value };
+}
+
+/**
+ * A moment (ISO 8601, as records and --json keep it), said to people in the machine's own
+ * zone with its offset: `2026-11-27 01:36:35 -03:00` (issue 24: UTC on a clerk's screen).
+ */
+export interface TimeValue {
+  readonly time: string;
+}
+
+/** A moment in a message: `localTime(record.sentAt)`. */
+export function localTime(iso: string): TimeValue {
+  return { time: iso };
+}
+
+/** An ISO moment as people read it: local date and time, and the zone's offset; text that is no moment stays as it is. */
+export function formatLocalTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const offset = -date.getTimezoneOffset();
+  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())} ${zone}`;
 }
 
 /**
@@ -132,6 +155,7 @@ export function say(to: Lang | Voice, message: Message | MessageKey, values?: Me
     if (typeof value === 'string' || typeof value === 'number') return String(value);
     if ('items' in value) return value.items.map(text).join(text(value.separator));
     if ('personal' in value) return reveal ? value.value : maskPersonal(value.personal, value.value);
+    if ('time' in value) return formatLocalTime(value.time);
     return say(to, value);
   };
   return CATALOGUE[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => {

@@ -5,7 +5,7 @@
 import type { ResolvedProfile } from '../settings/settings.js';
 import type { ResolvedToken, TokenReport } from '../settings/token.js';
 import type { AuthStatusReport } from '../flows/auth-status.js';
-import { type Lang, type Message, type MessageKey, say } from '../i18n/index.js';
+import { type Lang, type Message, type MessageKey, localTime, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { sourceName } from './config-output.js';
 import { createTheme } from './theme.js';
@@ -81,8 +81,8 @@ export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
     if (c) {
       const left = c.expiresAt === null ? undefined : new Date(c.expiresAt).getTime() - now.getTime();
       lines.push(say(lang, 'auth.token', { token: c.masked, where: t.muted(say(lang, 'auth.cachedIn', { path: c.path })) }));
-      const next = c.usable ? say(lang, 'auth.expiresRenewed', { when: c.refreshAt }) : say(lang, 'auth.expiresRefetch');
-      lines.push(say(lang, 'auth.expires', { when: c.expiresAt ?? say(lang, 'auth.unknown'), left: `${left === undefined ? '' : ` (${relative(lang, left)})`}${next}` }));
+      const next = c.usable ? say(lang, 'auth.expiresRenewed', { when: localTime(c.refreshAt) }) : say(lang, 'auth.expiresRefetch');
+      lines.push(say(lang, 'auth.expires', { when: c.expiresAt === null ? say(lang, 'auth.unknown') : localTime(c.expiresAt), left: `${left === undefined ? '' : ` (${relative(lang, left)})`}${next}` }));
     } else {
       lines.push(say(lang, 'auth.tokenNone', { none: t.muted(say(lang, 'auth.noneCached')) }));
     }
@@ -93,7 +93,7 @@ export function writeAuthStatus(io: Io, view: AuthStatusView, now: Date): void {
     if (view.shadowedFile) lines.push(t.muted(say(lang, 'auth.overrides', { path: view.shadowedFile })));
     if (token.expiresAt !== undefined) {
       const left = new Date(token.expiresAt).getTime() - now.getTime();
-      lines.push(say(lang, 'auth.expires', { when: token.expiresAt, left: ` (${relative(lang, left)})` }));
+      lines.push(say(lang, 'auth.expires', { when: localTime(token.expiresAt), left: ` (${relative(lang, left)})` }));
       if (token.expired) lines.push(warning('auth.expired'));
       else if (token.warn) lines.push(warning('auth.expiresSoon'));
     }

@@ -1,6 +1,6 @@
 import type { ImportReport } from '../record/import-journal.js';
 import type { HistoryPage, StoreNotice } from '../record/record.js';
-import { type Lang, isMessageKey, say } from '../i18n/index.js';
+import { type Lang, formatLocalTime, isMessageKey, say } from '../i18n/index.js';
 import { outcomeName } from './submit-output.js';
 import type { Io } from './io.js';
 import { personalText } from './personal.js';
@@ -50,7 +50,7 @@ export function renderHistory(io: Io, page: HistoryPage): void {
       r.answer && r.answer.outcome !== 'accepted' && r.answer.outcome !== 'approved'
         ? `  ${personalText(io, r.answer.erros.length > 0 ? r.answer.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ') : whyOf(lang, r.answer.outcome, r.answer.message))}`
         : '';
-    return `${t.muted(r.sentAt)}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? say(lang, 'run.wizardEntry') : (r.file ?? '')))}${printable(why)}`;
+    return `${t.muted(formatLocalTime(r.sentAt))}  ${t.strong(printable(r.idProposta))}  ${t.info(outcome)}${printable(result)}${contract}  ${t.muted(printable(r.file === '(wizard)' ? say(lang, 'run.wizardEntry') : (r.file ?? '')))}${printable(why)}`;
   });
   io.stdout.write(`${lines.join('\n')}\n`);
   if (page.more > 0) io.stderr.write(`${t.muted(say(lang, 'history.more', { more }))}\n`);

@@ -3,7 +3,7 @@
  * `{"ok": true, "idProposta", "outcome", "idContrato", "sentAt", "file", "service"}`.
  */
 import type { SubmissionRecord } from '../record/record.js';
-import { say } from '../i18n/index.js';
+import { localTime, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
 import { createTheme } from './theme.js';
@@ -16,7 +16,7 @@ export function renderSettled(io: Io, settled: SubmissionRecord): void {
     return;
   }
   const t = createTheme(io);
-  const values = { id: printable(settled.idProposta), when: settled.sentAt };
+  const values = { id: printable(settled.idProposta), when: localTime(settled.sentAt) };
   const line = contract === null ? say(io.lang, 'settle.notSent', values) : say(io.lang, 'settle.contract', { ...values, contract: printable(contract) });
   io.stderr.write(`${t.success('✓')} ${line}\n`);
 }

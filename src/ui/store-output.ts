@@ -2,7 +2,7 @@
  * What `store prune` and `store forget` say: a --json document on stdout, or lines for
  * people on stderr. The CPF being forgotten is a person's data too: masked unless --reveal.
  */
-import { type Message, msg, personal, say } from '../i18n/index.js';
+import { type Message, localTime, msg, personal, say } from '../i18n/index.js';
 import type { DeletionRecord, ForgetReport, PruneReport } from '../record/record.js';
 import type { Io } from './io.js';
 import { personalValue } from './personal.js';
@@ -30,7 +30,7 @@ function who(report: ForgetReport): Message {
   return report.target.kind === 'cpf' ? msg('store.whoCpf', { cpf: personal('cpf', report.target.cpf) }) : msg('store.whoProposal', { id: report.target.idProposta });
 }
 
-const deletionJson = (d: DeletionRecord) => ({ at: d.at, kind: d.kind, identifierHash: d.identifierHash, rows: d.rows, by: d.by });
+const deletionJson = (d: DeletionRecord) => ({ at: localTime(d.at), kind: d.kind, identifierHash: d.identifierHash, rows: d.rows, by: d.by });
 
 export function renderForgotten(io: Io, report: ForgetReport): void {
   if (io.json) {
@@ -65,10 +65,10 @@ export function renderForgotten(io: Io, report: ForgetReport): void {
     const none = say(io, 'store.none');
     lines.push(t.muted(say(io, 'store.forgetKept', { proposals: report.proposals.join(', ') || none, contracts: report.contracts.join(', ') || none })));
   }
-  for (const earlier of report.earlier) lines.push(t.muted(say(io, 'store.forgetEarlier', { at: earlier.at, rows: earlier.rows })));
+  for (const earlier of report.earlier) lines.push(t.muted(say(io, 'store.forgetEarlier', { at: localTime(earlier.at), rows: earlier.rows })));
   if (report.deletion) {
     const d = report.deletion;
-    lines.push(t.success(say(io, 'store.forgetRecord', { at: d.at, kind: d.kind, rows: d.rows, hash: `${d.identifierHash.slice(0, 16)}…` })));
+    lines.push(t.success(say(io, 'store.forgetRecord', { at: localTime(d.at), kind: d.kind, rows: d.rows, hash: `${d.identifierHash.slice(0, 16)}…` })));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
 }

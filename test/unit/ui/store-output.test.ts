@@ -8,6 +8,7 @@ import type { HistoryPage, SubmissionRecord } from '../../../src/record/record.j
 import { renderHistory, renderStoreNotice } from '../../../src/ui/history-output.js';
 import { captureIo } from './capture.js';
 import { renderSettled } from '../../../src/ui/settle-output.js';
+import { formatLocalTime } from '../../../src/i18n/index.js';
 
 const capture = captureIo;
 
@@ -63,12 +64,15 @@ describe('history names econsig settle when it lists an unknown entry', () => {
   });
 });
 
+// People read the moment in the machine's zone with its offset (issue 24); --json keeps ISO UTC.
+const SENT_LOCAL = formatLocalTime('2026-01-02T03:04:05.000Z');
+
 describe('econsig settle says what it recorded', () => {
   it.each([
-    ['en', 'C-9', '✓ recorded: proposal PROP-1001 has contract C-9 (its submission of 2026-01-02T03:04:05.000Z); the same file is now reported from the store as accepted, not sent again'],
-    ['pt-BR', 'C-9', '✓ registrado: a proposta PROP-1001 tem o contrato C-9 (envio de 2026-01-02T03:04:05.000Z); o mesmo arquivo agora é informado pelo registro como aceito, sem novo envio'],
-    ['en', null, '✓ recorded: proposal PROP-1001 was not sent (its submission of 2026-01-02T03:04:05.000Z); the next run sends it'],
-    ['pt-BR', null, '✓ registrado: a proposta PROP-1001 não foi enviada (envio de 2026-01-02T03:04:05.000Z); a próxima execução a envia'],
+    ['en', 'C-9', `✓ recorded: proposal PROP-1001 has contract C-9 (its submission of ${SENT_LOCAL}); the same file is now reported from the store as accepted, not sent again`],
+    ['pt-BR', 'C-9', `✓ registrado: a proposta PROP-1001 tem o contrato C-9 (envio de ${SENT_LOCAL}); o mesmo arquivo agora é informado pelo registro como aceito, sem novo envio`],
+    ['en', null, `✓ recorded: proposal PROP-1001 was not sent (its submission of ${SENT_LOCAL}); the next run sends it`],
+    ['pt-BR', null, `✓ registrado: a proposta PROP-1001 não foi enviada (envio de ${SENT_LOCAL}); a próxima execução a envia`],
   ] as const)('%s, contract %s', (lang, contract, line) => {
     const c = capture(lang);
     renderSettled(c.io, record(answer(contract ? 'accepted' : 'skipped', contract)));
