@@ -14,6 +14,14 @@ function withExtras(lang: Lang, text: string): string {
   return text.replace(/\b(default|choices): /g, (_, word: string) => `${say(lang, word === 'default' ? 'help.default' : 'help.choices')}: `);
 }
 
+/** `[options]`, `[command]`, `<file>`, `[file...]` in `lang`: each bracketed word that has a `help.word_` key. */
+function usageWords(lang: Lang, text: string): string {
+  return text.replace(/([<[])([a-z]+)((?:\.\.\.)?[>\]])/g, (whole, open: string, word: string, close: string) => {
+    const key = `help.word_${word}`;
+    return isMessageKey(key) ? `${open}${say(lang, key)}${close}` : whole;
+  });
+}
+
 /** Overrides for commander's configureHelp: none in English. */
 export function helpIn(lang: Lang): Partial<Help> {
   if (lang === 'en') return {};
@@ -22,6 +30,18 @@ export function helpIn(lang: Lang): Partial<Help> {
     styleTitle(title: string): string {
       const key = `help.title_${title}`;
       return isMessageKey(key) ? say(lang, key) : title;
+    },
+    commandUsage(command) {
+      return usageWords(lang, base.commandUsage.call(this, command));
+    },
+    subcommandTerm(command) {
+      return usageWords(lang, base.subcommandTerm.call(this, command));
+    },
+    optionTerm(option) {
+      return usageWords(lang, base.optionTerm.call(this, option));
+    },
+    argumentTerm(argument) {
+      return usageWords(lang, base.argumentTerm.call(this, argument));
     },
     optionDescription(option) {
       return withExtras(lang, base.optionDescription.call(this, option));

@@ -5,6 +5,10 @@
  */
 export const en = {
   'cli.internalError': 'internal error: {message}',
+  // inquirer's key hints under a prompt (ui/prompts.ts keysTip)
+  'cli.keyToggleVisibility': 'toggle visibility',
+  'cli.keyNavigate': 'navigate',
+  'cli.keySelect': 'select',
   'cli.bugHint': 'This is a bug in econsig. Run again with --verbose and report the output.',
   'cli.seeHelp': 'See econsig --help.',
   'cli.didYouMean': 'Did you mean {suggestion}?',
@@ -40,6 +44,9 @@ export const en = {
 
 export const ptBR: Record<keyof typeof en, string> = {
   'cli.internalError': 'erro interno: {message}',
+  'cli.keyToggleVisibility': 'mostrar ou ocultar',
+  'cli.keyNavigate': 'navegar',
+  'cli.keySelect': 'escolher',
   'cli.bugHint': 'Isto é um defeito do econsig. Rode de novo com --verbose e envie a saída à equipe.',
   'cli.seeHelp': 'Veja econsig --help.',
   'cli.didYouMean': 'Você quis dizer {suggestion}?',

@@ -7,7 +7,7 @@
 import { widthOf, wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { raiseInterrupt } from '../signals.js';
-import { type Message, msg, say } from '../i18n/index.js';
+import { type Lang, type Message, type MessageKey, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 
 export interface PromptChoice<V extends string> {
@@ -103,6 +103,17 @@ export interface PromptsOptions {
   raise?: () => void;
 }
 
+/** inquirer's own words under its prompts, by the action it names. */
+const KEY_ACTIONS: Readonly<Record<string, MessageKey>> = { 'toggle visibility': 'cli.keyToggleVisibility', navigate: 'cli.keyNavigate', select: 'cli.keySelect' };
+
+/**
+ * inquirer's key hints (`ctrl+t toggle visibility`, `↑↓ navigate`) in the run's language
+ * (issue 24): a theme's `keysHelpTip`. An action this table does not know stays as written.
+ */
+export function keysTip(lang: Lang, dim: (text: string) => string = (text) => text): (keys: Array<[string, string]>) => string {
+  return (keys) => keys.map(([key, action]) => `${key} ${dim(KEY_ACTIONS[action] ? say(lang, KEY_ACTIONS[action]) : action)}`).join(dim(' • '));
+}
+
 /** The real prompts on the terminal of `io`, their own words (yes/no, "no results") in its language; each package is imported on first use. */
 export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options: PromptsOptions = {}): WizardPrompts {
   const dim = options.dim ?? ((text: string) => text);
@@ -120,7 +131,8 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
   const columns = widthOf(io.stderr);
   const fitted = (answer: true | string): true | string => (answer === true ? true : wrapText(answer, columns ? columns - 2 : undefined));
   // The keys line under a list, in the wizard's words.
-  const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : {});
+  // Without the wizard's words, inquirer's own in the run's language (English: as inquirer writes them).
+  const helpTip = (help: string | undefined) => (help ? { theme: { style: { keysHelpTip: () => dim(help) } } } : lang === 'en' ? {} : { theme: { style: { keysHelpTip: keysTip(lang, dim) } } });
   return {
     input: (options) =>
       guard(async () => {
@@ -167,7 +179,7 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
             source: (term) => options.source(term ?? ''),
             default: options.default,
             pageSize: 8,
-            ...(lang === 'en' ? helpTip(options.help) : { theme: { style: { ...errorStyle, ...(options.help ? { keysHelpTip: () => dim(options.help as string) } : {}) } } }),
+            ...(lang === 'en' ? helpTip(options.help) : { theme: { style: { ...errorStyle, keysHelpTip: options.help ? () => dim(options.help as string) : keysTip(lang, dim) } } }),
           },
           context,
         );

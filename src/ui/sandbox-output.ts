@@ -6,6 +6,7 @@ import { packageFilePath, packageFileText } from '../package-files.js';
 import type { RequestLogEntry, SandboxLogEntry, WebhookLogEntry } from '../sandbox/server.js';
 import type { Io } from './io.js';
 import { printable } from './printable.js';
+import { say } from '../i18n/index.js';
 
 export interface ListeningInfo {
   baseUrl: string;
@@ -65,9 +66,10 @@ export function curlExample(endpoint: string, token: string, examplePath: string
   return `${curl} -i -X POST ${endpoint} -H ${word(`Authorization: Bearer ${token}`)} -H ${word('Content-Type: application/json')} -d ${word(data)}`;
 }
 
-export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>): SandboxOutput {
+export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'> & Partial<Pick<Io, 'lang'>>): SandboxOutput {
   const line = (text: string): void => void io.stdout.write(`${text}\n`);
   const json = (doc: unknown): void => line(JSON.stringify(doc));
+  const lang = io.lang ?? 'en';
   return {
     listening(info) {
       if (io.json) {
@@ -78,22 +80,22 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
       const o = info.oauth;
       line(
         o
-          ? `econsig sandbox listening on ${info.baseUrl} token_url ${o.tokenUrl} client_id ${o.clientId} client_secret ${o.clientSecret}`
-          : `econsig sandbox listening on ${info.baseUrl} token ${info.token}`,
+          ? say(lang, 'sandbox.listeningOauth', { url: info.baseUrl, tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret })
+          : say(lang, 'sandbox.listening', { url: info.baseUrl, token: info.token }),
       );
       io.stderr.write(
         [
-          `  endpoint: POST ${info.endpoint}`,
-          `  results:  ${info.webhookUrl ?? '(no webhook URL)'} after ${info.delaySeconds}s${info.signed ? ', signed' : ''}`,
+          say(lang, 'sandbox.endpoint', { endpoint: info.endpoint }),
+          say(lang, 'sandbox.results', { url: info.webhookUrl ?? say(lang, 'sandbox.noWebhook'), seconds: info.delaySeconds, signed: info.signed ? say(lang, 'sandbox.signed') : '' }),
           ...(o
             ? [
-                `  oauth:    POST ${o.tokenUrl} (client credentials, tokens live ${o.tokenTtlSeconds}s)`,
-                `  try:      econsig config set base-url ${info.baseUrl}`,
-                `            econsig auth login --client-credentials --token-url ${o.tokenUrl} --client-id ${o.clientId}   (paste the secret above)`,
+                say(lang, 'sandbox.oauth', { tokenUrl: o.tokenUrl, seconds: o.tokenTtlSeconds }),
+                say(lang, 'sandbox.tryConfig', { url: info.baseUrl }),
+                say(lang, 'sandbox.tryLogin', { tokenUrl: o.tokenUrl, clientId: o.clientId }),
               ]
-            : [`  try:      ${curlExample(info.endpoint, info.token, packageFilePath(...EXAMPLE))}`]),
-          ...(info.clientCa ? [`  mTLS:     a client certificate signed by ${info.clientCa} is required`] : []),
-          '  Ctrl-C to stop.',
+            : [say(lang, 'sandbox.tryCurl', { curl: curlExample(info.endpoint, info.token, packageFilePath(...EXAMPLE)) })]),
+          ...(info.clientCa ? [say(lang, 'sandbox.mtls', { ca: info.clientCa })] : []),
+          say(lang, 'sandbox.stopHint'),
           '',
         ].join('\n'),
       );
@@ -105,7 +107,7 @@ export function createSandboxOutput(io: Pick<Io, 'stdout' | 'stderr' | 'json'>):
     closed(summary) {
       if (io.json) return json({ event: 'closed', ...summary });
       const list = summary.pending.length > 0 ? `: ${summary.pending.join(', ')}` : '';
-      line(`econsig sandbox stopped; ${summary.pendingWebhooks} webhook result(s) not delivered${list}`);
+      line(say(lang, 'sandbox.stopped', { n: summary.pendingWebhooks, list }));
     },
   };
 }

@@ -5,6 +5,7 @@
 import { InterruptedError, UsageError } from '../errors.js';
 import { msg, say } from '../i18n/index.js';
 import type { InStream, Io } from './io.js';
+import { keysTip } from './prompts.js';
 
 /** What is read: the bearer token, or an OAuth2 client secret. */
 export type Secret = 'token' | 'secret';
@@ -41,6 +42,8 @@ export async function promptToken(io: Io, profile: string, secret: Secret = 'tok
       {
         message: say(lang, 'auth.paste', { name, profile }),
         mask: '*',
+        // `ctrl+t toggle visibility` in the run's language.
+        ...(lang === 'en' ? {} : { theme: { style: { keysHelpTip: keysTip(lang) } } }),
         validate: (value) => (value.trim() === '' ? say(lang, 'auth.pasteEmpty', { name }) : true),
       },
       { input: io.stdin, output: io.stderr },
