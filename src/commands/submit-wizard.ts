@@ -1,4 +1,5 @@
 import { type Value, msg } from '../i18n/index.js';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, SubmitInput } from '../cli-inputs.js';
 import { AuthError, EconsigError, ExitCode, InterruptedError, UsageError } from '../errors.js';
@@ -14,9 +15,9 @@ import { resolveHome } from '../settings/home.js';
 import type { ResolvedSettings } from '../settings/settings.js';
 import { createPrompts, PromptCancelledError } from '../ui/prompts.js';
 import { createTheme } from '../ui/theme.js';
-import { askAfterRefusal } from '../ui/wizard/after-send.js';
+import { askAfterRefusal, renderNextStep } from '../ui/wizard/after-send.js';
 
-import { keepDraft, saveToChosenFile } from '../ui/wizard/saving.js';
+import { draftResumed, keepDraft, saveToChosenFile } from '../ui/wizard/saving.js';
 import { renderSaved } from '../ui/submit-output.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -65,6 +66,7 @@ async function submissionFromWizard(input: SubmitInput, ctx: Context, options: V
     savePath: input.save,
     signal: ctx.signal,
     draftDir: draftDir(ctx),
+    ...(resumed(input, ctx) ? { draftFrom: resumed(input, ctx) as string } : {}),
   });
   if (result.action !== 'submit') return null;
   // --save writes the built submission whatever the clerk chose (docs/cli-contract.md).
@@ -74,6 +76,9 @@ async function submissionFromWizard(input: SubmitInput, ctx: Context, options: V
 }
 
 const draftDir = (ctx: Context): string => join(resolveHome(ctx.env), 'drafts');
+
+/** The draft this run resumed (`--file` naming one of the drafts folder), if any. */
+const resumed = (input: SubmitInput, ctx: Context): string | undefined => draftResumed(input.files[0], draftDir(ctx));
 
 /** No token: said before the first question (issue 14), unless the clerk only builds a file. */
 function checkCredentials(settings: ResolvedSettings, env: Record<string, string | undefined>): void {
@@ -105,7 +110,7 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
   if (!input.dryRun && input.save === undefined) checkCredentials(settings, ctx.env);
   const theme = createTheme(ctx.io);
   const keeper = { io: ctx.io, lang, theme, now: options.now };
-  const keep = (submission: Record<string, unknown>): Promise<void> => keepDraft(keeper, submission, draftDir(ctx));
+  const keep = (submission: Record<string, unknown>): Promise<void> => keepDraft(keeper, submission, draftDir(ctx), resumed(input, ctx));
 
   let resume: Resume = { prefill: await prefillFrom(input, ctx, options) };
   let report: FileReport | null = null;
@@ -121,6 +126,12 @@ export async function submitFromWizard(input: SubmitInput, ctx: Context, options
       throw error;
     }
     const result = sent.results?.[0];
+    if (!input.dryRun && result && isSuccess(result.outcome)) {
+      // Sent: the draft it was resumed from is done; and where its result will be seen.
+      const draft = resumed(input, ctx);
+      if (draft) rmSync(draft, { force: true });
+      if (result.outcome === 'accepted' && result.idContrato) renderNextStep(ctx.io, theme, result.idContrato);
+    }
     if (input.dryRun || !result || isSuccess(result.outcome)) return sent.code;
     if (ctx.signal.aborted) {
       await keep(submission);

@@ -4,6 +4,7 @@
  * is shown: the whole @inquirer/prompts bundle pulls in an editor prompt and iconv-lite
  * (docs/performance.md). Prompts draw on stderr, so stdout stays for data.
  */
+import { styleText } from 'node:util';
 import { widthOf, wrapText } from './wrap.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { raiseInterrupt } from '../signals.js';
@@ -61,6 +62,8 @@ export interface WizardPrompts {
 
 /** Ctrl-C (or an aborted signal) at a prompt; the wizard decides what to do with it. */
 export class PromptCancelledError extends Error {
+  /** What was typed in a text field when it was cancelled (the wizard keeps it in the draft). */
+  partial?: string;
   constructor(cause?: unknown) {
     super('Prompt cancelled.', cause === undefined ? undefined : { cause });
     this.name = 'PromptCancelledError';
@@ -83,7 +86,12 @@ async function guard<T>(ask: () => Promise<T>, raise: () => void): Promise<T> {
     return await ask();
   } catch (error) {
     if (error instanceof Error && error.name === 'ExitPromptError') raise();
-    if (isPromptExit(error)) throw new PromptCancelledError(error);
+    if (isPromptExit(error)) {
+      const cancelled = new PromptCancelledError(error);
+      const partial = (error as { partial?: string }).partial;
+      if (partial !== undefined) cancelled.partial = partial;
+      throw cancelled;
+    }
     throw error;
   }
 }
@@ -139,22 +147,29 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
         const { default: input } = await import('@inquirer/input');
         const hint = options.hint;
         const validate = options.validate;
-        return input(
-          {
-            message: options.message,
-            ...(options.default !== undefined && options.default !== '' ? { default: options.default } : {}),
-            ...(validate ? { validate: (value: string) => fitted(validate(value)) } : {}),
-            ...(hint
-              ? {
-                  transformer: (value: string) => {
-                    const text = hint(value);
-                    return text ? `${value}  ${dim(text)}` : value;
-                  },
-                }
-              : {}),
-          },
-          context,
-        );
+        // The line as typed so far (inquirer renders it through the transformer at each key):
+        // a field half-typed when Ctrl-C comes is kept in the draft (issue 24).
+        let typed = '';
+        try {
+          return await input(
+            {
+              message: options.message,
+              ...(options.default !== undefined && options.default !== '' ? { default: options.default } : {}),
+              ...(validate ? { validate: (value: string) => fitted(validate(value)) } : {}),
+              transformer: (value: string, { isFinal }: { isFinal: boolean }) => {
+                typed = value;
+                // Without a hint, the answer as inquirer's own theme shows it (@inquirer/core: cyan).
+                if (!hint) return isFinal ? styleText('cyan', value) : value;
+                const text = hint(value);
+                return text ? `${value}  ${dim(text)}` : value;
+              },
+            },
+            context,
+          );
+        } catch (error) {
+          if (typed !== '' && error instanceof Error) (error as Error & { partial?: string }).partial = typed;
+          throw error;
+        }
       }, raise),
     select: (options) =>
       guard(async () => {

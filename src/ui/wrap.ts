@@ -1,7 +1,8 @@
 /**
  * Lines for a terminal of `width` columns, broken between words (issue 14: at 80x24 words
  * and contract ids broke mid-word). A continuation keeps the line's indent, plus four. A
- * word longer than the width stays whole on its own line. Colour codes take no columns.
+ * word longer than the width stays whole on its own line, and so does a command to copy on
+ * a line of its own (`  econsig submit -i --file ...`). Colour codes take no columns.
  */
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -9,8 +10,11 @@ export function visibleLength(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
+/** A command to copy, on a line of its own: never broken (issue 24: pasted, it must run whole). */
+const COMMAND_LINE = /^\s*econsig /;
+
 export function wrapLine(line: string, width: number): string[] {
-  if (width < 20 || visibleLength(line) <= width) return [line];
+  if (width < 20 || visibleLength(line) <= width || COMMAND_LINE.test(line.replace(ANSI, ''))) return [line];
   const indent = /^\s*/.exec(line.replace(ANSI, ''))?.[0].length ?? 0;
   const next = ' '.repeat(Math.min(indent + 4, Math.floor(width / 3)));
   const words = line.trimStart().split(' ');

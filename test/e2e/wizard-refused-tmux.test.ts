@@ -109,10 +109,14 @@ describe.skipIf(skipTerminal)('the wizard after a refused send (built binary, tm
     const screen = run.term.pane(true);
     expect(run.exitCode(), screen).toBe('0');
     expect(screen.replace(/\s+/g, ' ')).toMatch(/aceita 202 aceita: contrato /);
+    // After an accepted send, where to follow it: the command whole on its own line (issue 24).
+    expect(screen).toMatch(/^ {2}econsig watch --contract [0-9a-f-]{36}$/m);
     // What people read, less what is not ours to translate: the service's own messages,
-    // field names of the service (chavePix...), paths and contract ids.
+    // field names of the service (chavePix...), flags (the next step's --contract), paths
+    // and contract ids.
     const ours = screen
       .replace(/\n/g, ' ')
+      .replace(/--[\w-]+/g, '')
       .replace(/SVC_\w+ [^]*?trabalhador\./g, '')
       .replace(/\b[a-z]+[A-Z]\w*\b/g, '')
       .replace(/\S+@\S+|\/\S+|https?:\S+/g, '');

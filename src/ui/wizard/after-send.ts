@@ -61,3 +61,8 @@ export async function askAfterRefusal(options: {
   const help = listHelp(lang);
   return options.prompts.select<AfterRefusal>({ name: 'after-refusal', message: say(lang, 'wizard.menu'), choices, ...(help ? { help } : {}) });
 }
+
+/** After an accepted send (no --wait): where its approval will be seen, the commands on lines of their own. */
+export function renderNextStep(io: Pick<Io, 'stderr' | 'lang'>, theme: Theme, idContrato: string): void {
+  writeWrapped(io.stderr, `${theme.info('→')} ${say(io.lang, 'wizard.nextStep', { id: idContrato })}\n`);
+}

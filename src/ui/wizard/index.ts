@@ -69,6 +69,8 @@ export interface WizardOptions {
   signal?: AbortSignal;
   /** Where a draft is written when the wizard is left with work in it (default: the current folder). */
   draftDir?: string;
+  /** The draft the wizard resumed (`--file <draft>`): a new draft replaces it. */
+  draftFrom?: string;
 }
 
 /**
@@ -208,7 +210,7 @@ class Wizard {
 
   /** Write what was entered to a new draft file without asking (saving.ts); the path, or undefined. */
   saveDraft(): Promise<string | undefined> {
-    return saveDraft(this.keeper, toSubmission(this.draft), this.options.draftDir ?? process.cwd());
+    return saveDraft(this.keeper, toSubmission(this.draft), this.options.draftDir ?? process.cwd(), this.options.draftFrom);
   }
 
   private get keeper(): Keeper {
@@ -362,12 +364,19 @@ class Wizard {
           help: listHelp(this.lang),
         });
       } else {
-        answer = await this.prompts.input({
-          name: path,
-          message,
-          default: current,
-          validate: (raw) => this.validateAnswer(path, raw),
-        });
+        try {
+          answer = await this.prompts.input({
+            name: path,
+            message,
+            default: current,
+            validate: (raw) => this.validateAnswer(path, raw),
+          });
+        } catch (error) {
+          // Ctrl-C in the middle of a field: what was typed goes into the draft as typed
+          // (checked again when the draft is resumed).
+          if (error instanceof PromptCancelledError && error.partial?.trim()) this.draft.set(path, error.partial.trim());
+          throw error;
+        }
       }
       const check = checkField(path, answer, this.lang);
       if (!check.ok) {

@@ -4,7 +4,7 @@
  * personal data.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UnsafeTargetError, checkOutputPath, makeFolder, writeFileSafely } from '../../safe-file.js';
 import type { Io } from '../io.js';
 import type { WizardPrompts } from '../prompts.js';
@@ -26,10 +26,15 @@ const safeName = (id: unknown): string => (typeof id === 'string' && id !== '' ?
  * Never asks. A draft that cannot be written is shown on the screen instead, so nothing
  * typed is lost; then undefined.
  */
-export async function saveDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<string | undefined> {
+export async function saveDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string, replacing?: string): Promise<string | undefined> {
   const stamp = keeper.now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const text = `${JSON.stringify(submission, null, 2)}\n`;
   try {
+    // A draft resumed and left again: the new one replaces it, not one more beside it (issue 24).
+    if (replacing !== undefined) {
+      writeFileSafely(replacing, text);
+      return replacing;
+    }
     makeFolder(dir);
     for (let n = 1; ; n++) {
       const path = join(dir, `${safeName(submission.idProposta)}-draft-${stamp}${n > 1 ? `-${n}` : ''}.json`);
@@ -74,7 +79,16 @@ export async function saveToChosenFile(keeper: Keeper, prompts: WizardPrompts, s
 }
 
 /** A draft without a question, and a line naming it (after a refused send). */
-export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string): Promise<void> {
-  const path = await saveDraft(keeper, submission, dir);
+export async function keepDraft(keeper: Keeper, submission: Record<string, unknown>, dir: string, replacing?: string): Promise<void> {
+  const path = await saveDraft(keeper, submission, dir, replacing);
   if (path) writeWrapped(keeper.io.stderr, `${keeper.theme.warning(say(keeper.lang, 'wizard.draftKept', { path }))}\n`);
 }
+
+/** A draft file of `dir` (as saveDraft names them), when `path` is one: the wizard resumed it. */
+export function draftResumed(path: string | undefined, dir: string): string | undefined {
+  if (path === undefined) return undefined;
+  const absolute = resolve(path);
+  return dirname(absolute) === resolve(dir) && DRAFT_NAME.test(basename(absolute)) ? absolute : undefined;
+}
+
+const DRAFT_NAME = /-draft-\d{8}T\d{6}(-\d+)?\.json$/;

@@ -3,7 +3,7 @@
  * document's number, the e-mail, the phone, the account, the Pix key) is masked as
  * everywhere else (src/redact.ts): the screen may be seen or captured by others.
  */
-import { visibleLength } from '../wrap.js';
+import { visibleLength, wrapLine } from '../wrap.js';
 import { bankName } from '../../domain/banks.js';
 import type { Issue } from '../../domain/normalize.js';
 import type { FieldPath } from '../../domain/submission.js';
@@ -41,8 +41,10 @@ export interface SummaryOptions {
 }
 
 /**
- * `Title: a · b · c` as lines of at most `width` columns, broken between values; the next
- * lines start under the first value's indent plus two. A value longer than a line stays whole.
+ * `Title: a · b · c` as lines of at most `width` columns, broken between values; a next
+ * line starts with its separator (`    · d`), so none is ever left alone at a line's end.
+ * A value longer than a line is broken between its words (issue 24: an 80-character address
+ * at 80 columns left a lone `·`).
  */
 function packSection(title: string, values: readonly string[], width: number | undefined): string[] {
   const first = `  ${title}:`;
@@ -52,14 +54,16 @@ function packSection(title: string, values: readonly string[], width: number | u
   let length = visibleLength(first);
   let empty = true;
   for (const value of values) {
-    const add = visibleLength(value) + (empty ? 1 : 3);
-    if (!empty && length + add > width) {
-      lines.push(`${current} ·`);
-      current = `    ${value}`;
-      length = 4 + visibleLength(value);
+    const separator = empty ? ' ' : ' · ';
+    if (length + separator.length + visibleLength(value) <= width) {
+      current += `${separator}${value}`;
+      length += separator.length + visibleLength(value);
     } else {
-      current += empty ? ` ${value}` : ` · ${value}`;
-      length += add;
+      lines.push(current);
+      const pieces = wrapLine(`${empty ? '    ' : '    · '}${value}`, width);
+      lines.push(...pieces.slice(0, -1));
+      current = pieces.at(-1) as string;
+      length = visibleLength(current);
     }
     empty = false;
   }

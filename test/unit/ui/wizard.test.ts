@@ -453,3 +453,21 @@ describe('renderSummary at 80x24', () => {
     expect(joined(short)).toBe(joined(wide));
   });
 });
+
+describe('the summary at 80 columns (issue 24)', () => {
+  it('an address exactly 80 characters long: no line over 80, no lone separator, every word kept in order', async () => {
+    const { renderSummary } = await import('../../../src/ui/wizard/summary.js');
+    const { readPrefill } = await import('../../../src/ui/wizard/fields.js');
+    const { createTheme } = await import('../../../src/ui/theme.js');
+    const document = JSON.parse(readFileSync(join('fixtures', 'valid', 'bank-and-pix.json'), 'utf8'));
+    document.pessoa.endereco.rua = 'Rua Doutor Francisco de Paula Vicente de Azevedo Sobrinho, Condomínio Jardim Abc';
+    expect(document.pessoa.endereco.rua).toHaveLength(80);
+    const draft = readPrefill(document, 'en').draft;
+    const theme = createTheme(fakeIo());
+    const short = renderSummary(draft, 'pt-BR', theme, [], { rows: 24, columns: 80 });
+    expect(short.filter((line) => line.length > 80)).toEqual([]);
+    expect(short.filter((line) => /^\s*·\s*$/.test(line) || / ·$/.test(line))).toEqual([]);
+    const words = (lines: string[]) => lines.join(' ').replace(/·/g, ' ').split(/\s+/).filter(Boolean);
+    expect(words(short)).toEqual(words(renderSummary(draft, 'pt-BR', theme, [], { rows: 24 })));
+  });
+});
