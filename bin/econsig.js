@@ -22,7 +22,8 @@ if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
 module.enableCompileCache?.();
 
 await start({
-  version: () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+  // As src/package-files.ts versionText says it (the version, then the Node it runs on).
+  version: () => `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\nNode ${process.versions.node} (${process.platform} ${process.arch})`,
   readHelp,
   loadMain: () => import('../dist/bundle/main.js'),
 });

@@ -486,6 +486,14 @@ export function buildProgram(
       await dispatch('doctor', {}, globals());
     });
 
+  // The same text as --version, as `gh version` has it (issue 24); written as commander writes --version's.
+  program
+    .command('version')
+    .description(help('help.versionCommand'))
+    .action(() => {
+      process.stdout.write(`${versionText()}\n`);
+    });
+
   program
     .command('schema')
     .description(help('help.schema'))

@@ -39,7 +39,11 @@ export function packageVersion(): string {
   return (JSON.parse(packageFileText('package.json')) as { version: string }).version;
 }
 
-/** What `--version` says: the version, and in the single executable the Node it carries. */
+/**
+ * What `--version` (and `econsig version`) says: the version on its first line (what a
+ * script reads), then the Node it runs on, as `gh --version` names what it is (issue 24):
+ * in the single executable the Node it carries.
+ */
 export function versionText(): string {
-  return isSea() ? `${packageVersion()}\nsingle-file build on Node ${process.versions.node}` : packageVersion();
+  return isSea() ? `${packageVersion()}\nsingle-file build on Node ${process.versions.node}` : `${packageVersion()}\nNode ${process.versions.node} (${process.platform} ${process.arch})`;
 }

@@ -272,7 +272,10 @@ async function checkToken(settings: ResolvedSettings, env: Env, now: () => Date)
       if (expiry?.expired) {
         return { name: 'token', status: 'fail', detail: msg('doctor.tokenExpired', { from, when: localTime(expiry.expiresAt.toISOString()) }), hint: msg('doctor.tokenExpiredHint'), exitCode: ExitCode.auth };
       }
-      return { name: 'token', status: 'ok', detail: expiry ? msg('doctor.tokenExpires', { from, when: localTime(expiry.expiresAt.toISOString()) }) : msg('doctor.tokenNoExpiry', { from }) };
+      // Never ✓: the service has no harmless authenticated call, so a wrong token shows only
+      // at the first submit (issue 24). Its expiry, when it can be read, is said.
+      const read = expiry ? msg('doctor.tokenExpires', { from, when: localTime(expiry.expiresAt.toISOString()) }) : msg('doctor.tokenNoExpiry', { from });
+      return { name: 'token', status: 'warn', detail: msg('doctor.tokenNotChecked', { read }), hint: msg('doctor.tokenNotCheckedHint') };
     }
     const started = Date.now();
     await session.tokens.token();

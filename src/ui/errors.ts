@@ -100,6 +100,8 @@ export function usageMessage(lang: Lang, error: { code: string; message: string 
   });
   switch (error.code) {
     case 'commander.unknownOption':
+      // -v is --version in many tools; ours is -V (issue 24).
+      if (quoted[0] === '-v' && !hint) return { message: say(lang, 'cli.unknownOption', { option: '-v' }), hint: say(lang, 'cli.versionHint') };
       return said('cli.unknownOption', { option: quoted[0] ?? '' });
     case 'commander.unknownCommand':
       return said('cli.unknownCommand', { command: quoted[0] ?? '' });

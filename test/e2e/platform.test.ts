@@ -34,7 +34,8 @@ describe('the Node version gate', () => {
   it.each(['22.19.0', '24.0.0', '26.1.0'])('Node %s runs', (version) => {
     const r = runAs(version, ['--version']);
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe(pkg.version);
+    // The version (what a script reads), then the Node it runs on (issue 24).
+    expect(r.stdout).toBe(`${pkg.version}\nNode ${version} (${process.platform} ${process.arch})\n`);
   });
 });
 

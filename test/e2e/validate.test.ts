@@ -147,7 +147,12 @@ describe('econsig schema, --help, --version', () => {
     expect(sub.stdout).toContain('--dry-run');
     const version = await runCli(['--version'], { env });
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-    expect(version.stdout.trim()).toBe(pkg.version);
+    // The version on the first line (what a script reads), then the Node it runs on (issue 24).
+    expect(version.stdout).toBe(`${pkg.version}\nNode ${process.versions.node} (${process.platform} ${process.arch})\n`);
+    expect((await runCli(['version'], { env })).stdout).toBe(version.stdout);
+    const v = await runCli(['-v'], { env });
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('The version is -V, --version or econsig version');
   });
 
   it('no command: help on stderr and exit 2', async () => {
