@@ -182,6 +182,9 @@ export type StoreInput =
   | { action: 'forget'; cpf: string | undefined; proposal: string | undefined; dryRun: boolean };
 
 export type SchemaInput = Record<string, never>;
+/** `completion <shell>`: the script cli.ts generated from the program; or `--profiles`: the profile names. */
+export type VersionInput = Record<string, never>;
+export type CompletionInput = { script: string } | { profiles: true };
 
 export interface TemplateInput {
   format: 'xlsx' | 'csv';
@@ -205,6 +208,8 @@ export interface CommandInputs {
   settle: SettleInput;
   store: StoreInput;
   schema: SchemaInput;
+  completion: CompletionInput;
+  version: VersionInput;
   template: TemplateInput;
   doctor: DoctorInput;
 }

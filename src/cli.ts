@@ -4,7 +4,8 @@
  * `--version` load nothing but commander. Typed inputs: cli-inputs.ts; flag value parsers:
  * cli-parsers.ts.
  */
-import { Argument, Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command, CommanderError, Option } from '@commander-js/extra-typings';
+import { completionScript, completionSpecs } from './cli-completion.js';
 import type { Dispatch, GlobalOptions, SubmitInput } from './cli-inputs.js';
 import { collectSet, collectSetJson, type FieldSetting, parseBaseUrlFlag, parseHost, parseLang, parseListen, parseMilliseconds, parsePort, parsePositiveInt, parsePositiveSeconds, parseSeconds, parseShare, parseTimes, parseUrl } from './cli-parsers.js';
 import { type HelpKey, examplesIn, helpIn } from './cli-help.js';
@@ -486,12 +487,28 @@ export function buildProgram(
       await dispatch('doctor', {}, globals());
     });
 
-  // The same text as --version, as `gh version` has it (issue 24); written as commander writes --version's.
+  program
+    .command('completion')
+    .description(help('help.completion'))
+    .addArgument(new Argument('[shell]', help('help.completion.shell')).choices(['bash', 'zsh', 'fish'] as const))
+    .addOption(new Option('--profiles', help('help.completion.profiles')).hideHelp())
+    .addHelpText('after', examples('source <(econsig completion bash)', 'econsig completion fish > ~/.config/fish/completions/econsig.fish'))
+    .action(async (shell, o) => {
+      if (o.profiles) {
+        await dispatch('completion', { profiles: true }, globals());
+        return;
+      }
+      if (shell === undefined) throw new CommanderError(2, 'commander.missingArgument', "error: missing required argument 'shell'");
+      // The script is made from this very program: every command and option, said once here.
+      await dispatch('completion', { script: completionScript(shell, completionSpecs(program as never)) }, globals());
+    });
+
+  // The same text as --version, as `gh version` has it (issue 24).
   program
     .command('version')
     .description(help('help.versionCommand'))
-    .action(() => {
-      process.stdout.write(`${versionText()}\n`);
+    .action(async () => {
+      await dispatch('version', {}, globals());
     });
 
   program

@@ -28,6 +28,8 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   settle: () => import('./commands/settle.js'),
   store: () => import('./commands/store.js'),
   schema: () => import('./commands/schema.js'),
+  completion: () => import('./commands/completion.js'),
+  version: () => import('./commands/version.js'),
   doctor: () => import('./commands/doctor.js'),
 };
 

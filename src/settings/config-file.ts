@@ -28,6 +28,8 @@ export interface ConfigFile {
   readonly path: string;
   /** The profile chosen with setCurrentProfile, if any. */
   currentProfile(): string | undefined;
+  /** The profiles the file names (shell completion lists them). */
+  profileNames(): string[];
   setCurrentProfile(name: string | undefined): void;
   /** Raw stored settings of a profile (validated by the caller). */
   settings(profile: string): StoredSettings;
@@ -113,6 +115,9 @@ function wrapConf(conf: ConfLike): ConfigFile {
 
   return {
     path: conf.path,
+    profileNames() {
+      return Object.keys(profiles());
+    },
     currentProfile() {
       const value = conf.get('currentProfile');
       return typeof value === 'string' && value !== '' ? value : undefined;
