@@ -14,6 +14,7 @@ for (const [name, file, fn, print] of [
   ['submit', './submit.mjs', 'benchSubmit', 'printSubmit'],
   ['listener', './listener.mjs', 'benchListener', 'printListener'],
   ['sheets', './sheets.mjs', 'benchSheets', 'printSheets'],
+  ['back-office', './back-office.mjs', 'benchBackOffice', 'printBackOffice'],
   ['wait', './wait.mjs', 'benchWait', 'printWait'],
   ['team', './team.mjs', 'benchTeam', 'printTeam'],
   ['store', './store.mjs', 'benchStore', 'printStore'],
