@@ -57,7 +57,7 @@ export async function writeXlsx(path, rows) {
 }
 
 // Read the file, decode it, split its lines: what any CSV reader must do at least.
-const FLOOR_CSV = `
+export const FLOOR_CSV = `
 const { readFileSync } = require('node:fs');
 const text = new TextDecoder('windows-1252').decode(readFileSync(process.argv[1]));
 let n = 0;
@@ -65,7 +65,7 @@ for (const line of text.split('\\r\\n')) if (line.split(';').length > 1) n++;
 if (n === 0) process.exit(1);
 `;
 
-const FLOOR_XLSX = `
+export const FLOOR_XLSX = `
 const ExcelJS = require('exceljs');
 (async () => {
   let n = 0;
