@@ -98,12 +98,13 @@ describe('a folder whose one sheet cannot be read', () => {
     const results = (JSON.parse(run.stdout) as { results: Array<{ file: string; outcome: string; message: string }> }).results;
     expect(results.map((r) => [r.file.slice(folder.length + 1), r.outcome])).toEqual([
       ['a-proposta.json', 'accepted'],
-      ['b-quebrada.xlsx', 'invalid'],
+      // A file that cannot be read is its own outcome, whose code is the run's 2 (issue 24).
+      ['b-quebrada.xlsx', 'unreadable'],
       ['c-marco.csv', 'accepted'],
       ['d-abril.csv', 'accepted'],
     ]);
     expect(sbx.requests()).toBe(3);
-    expect(run.stderr).toMatch(/b-quebrada\.xlsx {2}invalid/);
+    expect(run.stderr).toMatch(/b-quebrada\.xlsx {2}unreadable/);
   });
 });
 
