@@ -23,6 +23,13 @@ import {
   recordedService,
   type ResultRecord,
   type StoredDelivery,
+  type RunInput,
+  type RunInputRecord,
+  type RunRecord,
+  type RunsQuery,
+  type RunStart,
+  type RunSummary,
+  type FinalOutcome,
   type StoreNotice,
   type SubmissionRecord,
 } from './record.js';
@@ -67,8 +74,18 @@ export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
 const DELIVERY_COLUMNS = `id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, payload_dropped_at,
   headers, duplicates, forwarded_at, forward_url, forward_status, forward_error`;
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
+const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at, s.run_id,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
+
+const RUN_COLUMNS = 'run_id, started_at, command, profile, base_url, service, lang, by_user, by_host, by_ci, pid, lease_until, ended_at';
+
+/**
+ * The outcome that counts for a run's input (`ri`): its submission's answer, `unknown` while
+ * it has none (sent, no answer recorded), `not_sent` for a claim released unsent (answer
+ * `skipped`); without a submission, the input's own (invalid, not_sent, skipped).
+ */
+const EFFECTIVE = `CASE WHEN ri.ref IS NULL THEN ri.outcome WHEN a.outcome IS NULL THEN 'unknown' WHEN a.outcome = 'skipped' THEN 'not_sent' ELSE a.outcome END`;
 
 /**
  * The guard's rule (record.ts, holdsProposal) in SQL, over `s` (submissions), `a` (answers)
@@ -113,6 +130,7 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       }
     }
   };
+  const inputsFrom = `${t}run_inputs ri LEFT JOIN ${t}submissions s ON s.ref = ri.ref LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const sql = {
     /** The newest submission that holds the request's proposal at its service, if any. */
     guard: (request: ClaimRequest) =>
@@ -121,8 +139,62 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
     unknown: (idProposta: string, service: string) =>
       statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.id_proposta = ${p(1)} AND s.service = ${p(2)} AND (a.submission_id IS NULL OR a.outcome = 'unknown') ORDER BY s.id DESC LIMIT 1`, [idProposta, service]),
     /** A claim (a journal's submission again is nothing new: `ref` is unique). */
-    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'service' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at'>) =>
-      statement(`INSERT INTO ${t}submissions (ref, id_proposta, service, base_url, body_hash, file, profile, sent_at) VALUES (${values(8)}) ON CONFLICT (ref) DO NOTHING`, [ref, s.idProposta, s.service, s.baseUrl, s.bodyHash, s.file, s.profile, s.at]),
+    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'service' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at' | 'run'>) =>
+      statement(`INSERT INTO ${t}submissions (ref, id_proposta, service, base_url, body_hash, file, profile, sent_at, run_id) VALUES (${values(9)}) ON CONFLICT (ref) DO NOTHING`, [
+        ref,
+        s.idProposta,
+        s.service,
+        s.baseUrl,
+        s.bodyHash,
+        s.file,
+        s.profile,
+        s.at,
+        s.run ?? null,
+      ]),
+    /** The submission of a claim. */
+    submission: (ref: string) => statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.ref = ${p(1)}`, [ref]),
+    /** A run begins; no row back when its id is taken. */
+    insertRun: (r: RunStart) =>
+      statement(
+        `INSERT INTO ${t}runs (${RUN_COLUMNS}) VALUES (${values(13)}) ON CONFLICT (run_id) DO NOTHING RETURNING run_id`,
+        [r.id, r.startedAt, r.command, r.profile, r.baseUrl, r.service, r.lang, r.by.user, r.by.host, r.by.ci, r.pid, r.leaseUntil, null],
+      ),
+    /** Inputs of a run, in one statement. */
+    insertRunInputs: (runId: string, inputs: readonly RunInput[]) => {
+      const params: unknown[] = [];
+      const rows = inputs.map((i) => `(${[runId, i.file, i.row, i.idProposta, i.outcome, i.ref, i.reason].map((v) => p(params.push(v))).join(', ')})`);
+      return statement(`INSERT INTO ${t}run_inputs (run_id, file, sheet_row, id_proposta, outcome, ref, reason) VALUES ${rows.join(', ')}`, params);
+    },
+    renewRun: (runId: string, leaseUntil: string) => statement(`UPDATE ${t}runs SET lease_until = ${p(2)} WHERE run_id = ${p(1)} AND ended_at IS NULL`, [runId, leaseUntil]),
+    endRun: (runId: string, endedAt: string) => statement(`UPDATE ${t}runs SET ended_at = ${p(2)} WHERE run_id = ${p(1)}`, [runId, endedAt]),
+    /** A run by id; `last`, the newest. */
+    run: (id: string) =>
+      id === 'last'
+        ? statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs ORDER BY id DESC LIMIT 1`)
+        : statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs WHERE run_id = ${p(1)}`, [id]),
+    /** Runs newest first, filtered. */
+    runs: (query: RunsQuery) => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (query.since !== undefined) where.push(`started_at >= ${p(params.push(query.since))}`);
+      if (query.profile !== undefined) where.push(`profile = ${p(params.push(query.profile))}`);
+      const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      return statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs ${filter} ORDER BY id DESC LIMIT ${p(params.push(query.limit))}`, params);
+    },
+    /** How many inputs of each run came to each outcome (and result). */
+    runCounts: (runIds: readonly string[]) =>
+      statement(
+        `SELECT ri.run_id, ${EFFECTIVE} AS effective, r.outcome AS result_outcome, count(*) AS n FROM ${inputsFrom} WHERE ri.run_id IN (${each(1)}) GROUP BY ri.run_id, ${EFFECTIVE}, r.outcome`,
+        [JSON.stringify(runIds)],
+      ),
+    /** A run's inputs, in the order recorded, with what their submissions came to. */
+    runInputs: (runId: string) =>
+      statement(
+        `SELECT ri.file, ri.sheet_row, ri.id_proposta, ri.outcome, ri.ref, ri.reason, ${EFFECTIVE} AS effective, s.sent_at, a.id_contrato, a.erros, a.message,
+           r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason
+         FROM ${inputsFrom} WHERE ri.run_id = ${p(1)} ORDER BY ri.id`,
+        [runId],
+      ),
     /** The answer of a claim; a second answer replaces the first. */
     upsertAnswer: (ref: string, a: AnswerRecord) =>
       statement(
@@ -448,8 +520,58 @@ export function toRecord(row: Row): SubmissionRecord {
     file: strOrNull(row.file),
     profile: str(row.profile),
     sentAt: str(row.sent_at),
+    run: strOrNull(row.run_id),
     answer,
     result,
+  };
+}
+
+export function toRun(row: Row): RunRecord {
+  return {
+    id: str(row.run_id),
+    startedAt: str(row.started_at),
+    endedAt: strOrNull(row.ended_at),
+    command: str(row.command),
+    profile: str(row.profile),
+    baseUrl: str(row.base_url),
+    service: str(row.service),
+    lang: str(row.lang),
+    by: { user: strOrNull(row.by_user), host: strOrNull(row.by_host), ci: strOrNull(row.by_ci) },
+    pid: Number(row.pid),
+    leaseUntil: str(row.lease_until),
+    readAt: str(row.read_at),
+  };
+}
+
+/** Runs (newest first) with their counts, from the rows of `runs` and `runCounts`. */
+export function runSummaries(runs: Row[], counts: Row[]): RunSummary[] {
+  const summaries = runs.map((row) => ({ run: toRun(row), counts: [] as RunSummary['counts'] }));
+  const byId = new Map(summaries.map((s) => [s.run.id, s]));
+  for (const row of counts) {
+    byId.get(str(row.run_id))?.counts.push({ effective: str(row.effective), result: strOrNull(row.result_outcome) as FinalOutcome | null, n: Number(row.n) });
+  }
+  return summaries;
+}
+
+export function toRunInput(row: Row): RunInputRecord {
+  const erros = typeof row.erros === 'string' ? (JSON.parse(row.erros) as AnswerRecord['erros']) : ((row.erros as AnswerRecord['erros'] | null) ?? []);
+  const result =
+    row.result_outcome === null || row.result_outcome === undefined
+      ? null
+      : toResult({ id_contrato: row.id_contrato, at: row.result_at, outcome: row.result_outcome, status: row.result_status, reason: row.result_reason });
+  return {
+    file: str(row.file),
+    row: row.sheet_row === null || row.sheet_row === undefined ? null : Number(row.sheet_row),
+    idProposta: strOrNull(row.id_proposta),
+    outcome: str(row.outcome),
+    ref: strOrNull(row.ref),
+    reason: strOrNull(row.reason),
+    effective: str(row.effective),
+    idContrato: strOrNull(row.id_contrato),
+    result,
+    erros,
+    message: strOrNull(row.message),
+    sentAt: strOrNull(row.sent_at),
   };
 }
 

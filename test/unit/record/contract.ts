@@ -6,7 +6,7 @@
  * database that goes away) stays in that engine's file.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnswerRecord, type ClaimRequest, holdsProposal, type Store, type StoreNotice } from '../../../src/record/record.js';
+import { type AnswerRecord, type ClaimRequest, holdsProposal, type RunStart, type Store, type StoreNotice } from '../../../src/record/record.js';
 import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
 
 /** A fresh, empty record of one engine, for one test. */
@@ -71,6 +71,19 @@ export const deliveryOf = (extra: Partial<DeliveryRecord> = {}): DeliveryRecord 
   verified: null,
   payload: '{}',
   ...extra,
+});
+
+export const runOf = (id: string): RunStart => ({
+  id,
+  startedAt: new Date().toISOString(),
+  command: 'econsig submit lote.csv --token [redacted]',
+  profile: 'default',
+  baseUrl: 'http://127.0.0.1:4010',
+  service: 'http://127.0.0.1:4010',
+  lang: 'pt-BR',
+  by: { user: 'ana', host: 'desk-1', ci: null },
+  pid: 4242,
+  leaseUntil: new Date(Date.now() + 30_000).toISOString(),
 });
 
 /** Claims a proposal that must be free; its ref. */
@@ -470,6 +483,66 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       const none = await store.forget({ target: { kind: 'proposal', idProposta: 'P-unknown' }, dryRun: false, at: new Date().toISOString(), by: null });
       expect(none).toMatchObject({ proposals: ['P-unknown'], rows: { submissions: 0, answers: 0, results: 0, deliveries: 0 }, deletion: { kind: 'proposal', rows: 0 } });
       expect(await record.count('deletions')).toBe(2);
+    });
+
+    it('a run: its id once, its inputs as they come with what their submissions came to, its counts; last is the newest', async () => {
+      const [store, other] = [await open(), await open()];
+      const start = runOf('r-20261127-1700-a3f');
+      expect(await store.startRun(start)).toBe(true);
+      expect(await other.startRun(start)).toBe(false);
+      const approved = await claimed(store, 'P1', { run: start.id });
+      const denied = await claimed(store, 'P2', { run: start.id });
+      const rejected = await claimed(store, 'P3', { run: start.id });
+      const unanswered = await claimed(store, 'P4', { run: start.id });
+      const released = await claimed(store, 'P5', { run: start.id });
+      await store.recordAnswer(approved, answerOf('accepted', 'C-1'));
+      await store.recordAnswer(denied, answerOf('accepted', 'C-2'));
+      await store.recordAnswer(rejected, answerOf('rejected', null, 422));
+      await store.recordAnswer(released, answerOf('skipped', null, null));
+      await store.recordResult({ idContrato: 'C-1', at: new Date().toISOString(), outcome: 'approved', status: 'APROVADO', reason: null });
+      await store.recordResult({ idContrato: 'C-2', at: new Date().toISOString(), outcome: 'denied', status: 'REPROVADO', reason: 'margem' });
+      const sent = (ref: string, id: string, row: number | null = null) => ({ file: 'lote.csv', row, idProposta: id, outcome: 'sent', ref, reason: null });
+      await store.recordRunInputs(start.id, [sent(approved, 'P1', 2), sent(denied, 'P2', 3), sent(rejected, 'P3', 4)]);
+      await store.recordRunInputs(start.id, [
+        sent(unanswered, 'P4'),
+        sent(released, 'P5'),
+        { file: 'bad.json', row: null, idProposta: null, outcome: 'invalid', ref: null, reason: 'cpf: check digit' },
+        { file: 'p6.json', row: null, idProposta: 'P6', outcome: 'skipped', ref: null, reason: null },
+      ]);
+      const inputs = await other.runInputs(start.id);
+      expect(inputs.map((i) => [i.idProposta, i.effective, i.result?.outcome ?? null])).toEqual([
+        ['P1', 'accepted', 'approved'],
+        ['P2', 'accepted', 'denied'],
+        ['P3', 'rejected', null],
+        ['P4', 'unknown', null],
+        ['P5', 'not_sent', null],
+        [null, 'invalid', null],
+        ['P6', 'skipped', null],
+      ]);
+      expect(inputs[0]).toMatchObject({ file: 'lote.csv', row: 2, idContrato: 'C-1' });
+      expect(inputs[1]?.result?.reason).toBe('margem');
+      expect(inputs[2]?.erros[0]?.codigo).toBe('SVC_X');
+      expect(inputs[5]?.reason).toBe('cpf: check digit');
+      expect((await store.submission(approved))?.run).toBe(start.id);
+
+      await store.startRun({ ...runOf('r-20261127-1800-b00'), profile: 'homolog', startedAt: '2026-11-27T18:00:00.000Z' });
+      await store.endRun(start.id, new Date().toISOString());
+      const [newest, first] = await other.runs({ limit: 10 });
+      expect(newest?.run.id).toBe('r-20261127-1800-b00');
+      expect(newest?.counts).toEqual([]);
+      expect(first?.run).toMatchObject({ id: start.id, command: start.command, by: start.by, pid: start.pid });
+      expect(first?.run.endedAt).not.toBeNull();
+      const count = (effective: string, result: string | null = null) => first?.counts.find((c) => c.effective === effective && c.result === result)?.n;
+      expect([count('accepted', 'approved'), count('accepted', 'denied'), count('rejected'), count('unknown'), count('not_sent'), count('invalid'), count('skipped')]).toEqual([1, 1, 1, 1, 1, 1, 1]);
+      expect((await other.runs({ limit: 10, profile: 'homolog' })).map((r) => r.run.id)).toEqual(['r-20261127-1800-b00']);
+      expect((await other.runs({ limit: 1 })).map((r) => r.run.id)).toEqual(['r-20261127-1800-b00']);
+      expect((await other.run('last'))?.id).toBe('r-20261127-1800-b00');
+      expect(await other.run('r-none')).toBeNull();
+      const lease = new Date(Date.now() + 60_000).toISOString();
+      await store.renewRun('r-20261127-1800-b00', lease);
+      const renewed = await other.run('r-20261127-1800-b00');
+      expect(Date.parse(renewed!.leaseUntil)).toBe(Date.parse(lease));
+      expect(Date.parse(renewed!.readAt)).toBeLessThan(Date.parse(lease));
     });
 
     it('history reports a row it cannot read and shows the others', async () => {
