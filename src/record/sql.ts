@@ -73,7 +73,6 @@ export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
 /** A delivery as `econsig events` reads it (toStoredDelivery). */
 const DELIVERY_COLUMNS = `id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, payload_dropped_at,
   headers, duplicates, forwarded_at, forward_url, forward_status, forward_error`;
-const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
 const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at, s.run_id,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
