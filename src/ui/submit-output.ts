@@ -206,6 +206,8 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
 /** How a run ended, besides its results. */
 interface RunEnd {
   interrupted: boolean;
+  /** The run's id (docs/cli-contract.md, "Runs"): --json's `runId`. */
+  runId?: string | undefined;
   /** The store's failure (StoreIncompleteError): the results are not all in it. */
   notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside };
 }
@@ -242,6 +244,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const hintOf = (r: SubmitResult): string | undefined => r.hint && say(lang, r.hint);
   const doc = {
     ok: !notStored && results.every((r) => isSuccess(r.outcome)),
+    ...(extra.runId ? { runId: extra.runId } : {}),
     ...(extra.interrupted ? { interrupted: true } : {}),
     ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null, ...asideJson(extra.notStored?.aside) } } : {}),
     results: results.map((r) => ({
