@@ -44,8 +44,20 @@ export function systemUser(): string | null {
 }
 
 /** A run that may still send: not ended, and its lease not lapsed (its process renews it while it lives). */
-export function isLive(run: Pick<RunRecord, 'endedAt' | 'leaseUntil' | 'readAt'>): boolean {
-  return run.endedAt === null && Date.parse(run.leaseUntil) > Date.parse(run.readAt);
+export function isLive(run: Pick<RunRecord, 'endedAt' | 'leaseUntil' | 'readAt' | 'pid' | 'by'>): boolean {
+  if (run.endedAt !== null || Date.parse(run.leaseUntil) <= Date.parse(run.readAt)) return false;
+  // On this host its process is asked directly: a run killed a moment ago is dead now, not when its lease lapses.
+  return run.by.host !== hostname() || processLives(run.pid);
+}
+
+/** Whether a process of this host lives (signal 0 checks without sending; EPERM: it lives, another user's). */
+function processLives(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export type RunDetails = Omit<RunStart, 'id' | 'startedAt' | 'pid' | 'leaseUntil' | 'by'> & { env: Record<string, string | undefined> };
