@@ -70,7 +70,7 @@ function dumpDom(file: string, profile: string): Promise<string> {
 afterEach(() => killWatches());
 
 describe('a submit is a run (SQLite)', () => {
-  it('its id at start and end, in --json and JUnit; runs lists it; runs wait exits 8 once the last result lands; runs show balances and names the denied; reports in HTML, xlsx, Markdown; GITHUB_STEP_SUMMARY appended', async () => {
+  it('its id at start and end, in --json and JUnit; runs lists it; runs wait exits 8 once the last result lands; runs show balances and names the denied; GITHUB_STEP_SUMMARY appended after earlier text', async () => {
     // The receiver of this home records the sandbox's results; the submit itself does not wait.
     const watch = startWatch(['--port', '0', '--json'], { ECONSIG_HOME: scratch.home });
     const sbx = await startCountedSandbox({ delayMs: 200, catalogue, webhookUrl: await watch.url() });
@@ -115,11 +115,44 @@ describe('a submit is a run (SQLite)', () => {
     expect(shown.stdout).toContain('the ledger balances');
     expect(shown.stdout).toMatch(/denied or cancelled \(2\)[\s\S]*PROP-6005[^\n]*Margem consignável insuficiente/);
 
+  }, 30_000);
+});
+
+type SqliteModule = typeof import('../../src/record/sqlite.js');
+
+/** A run of 9 inputs written into `home`'s store through the built record (as a submit and a receiver would have). */
+async function seedRun(home: string): Promise<string> {
+  const { SqliteStore } = (await import(new URL('../../dist/record/sqlite.js', import.meta.url).href)) as SqliteModule;
+  const store = await SqliteStore.open(home);
+  const id = 'r-20261127-1700-a3f';
+  const now = new Date().toISOString();
+  await store.startRun({ id, startedAt: now, command: 'econsig submit lote/', profile: 'default', baseUrl: 'http://127.0.0.1:4010', service: 'http://127.0.0.1:4010', lang: 'en', by: { user: 'ana', host: 'desk', ci: null }, pid: 1, leaseUntil: now });
+  const inputs = [];
+  for (const [i, idProposta] of [...APPROVED, ...DENIED, 'PROP-6999'].entries()) {
+    const claim = await store.claim({ idProposta, service: 'http://127.0.0.1:4010', baseUrl: 'http://127.0.0.1:4010', bodyHash: 'h', file: `lote/${idProposta}.json`, profile: 'default', at: now, force: false, run: id });
+    if (claim.kind !== 'claimed') throw new Error('not claimed');
+    const found = idProposta === 'PROP-6999';
+    const contract = `C-${i}`;
+    await store.recordAnswer(claim.ref, { at: now, outcome: found ? 'not_found' : 'accepted', httpStatus: found ? 404 : 202, idContrato: found ? null : contract, erros: found ? [{ codigo: 'SVC_R00404', msg: 'Proposta não encontrada.' }] : [], message: null });
+    if (!found) await store.recordResult({ idContrato: contract, at: now, outcome: DENIED.includes(idProposta) ? 'denied' : 'approved', status: null, reason: DENIED.includes(idProposta) ? 'Margem consignável insuficiente' : null });
+    inputs.push({ file: `lote/${idProposta}.json`, row: null, idProposta, outcome: 'sent', ref: claim.ref, reason: null });
+  }
+  for (const file of ['lote/z-cep.json', 'lote/z-not-json.json']) inputs.push({ file, row: null, idProposta: null, outcome: 'invalid', ref: null, reason: 'pessoa.endereco.cep: not a real CEP' });
+  await store.recordRunInputs(id, inputs);
+  await store.endRun(id, now);
+  await store.close();
+  return id;
+}
+
+describe('runs show --report', () => {
+  it('HTML opened in headless Chromium shows the chart and its counts, self-contained; xlsx read back, summary first; Markdown', async () => {
+    const env = { ECONSIG_HOME: scratch.home };
+    const id = await seedRun(scratch.home);
     // Reports: HTML opened in headless Chromium shows the chart and its counts; xlsx read back; Markdown.
     const html = join(scratch.dir, 'ledger.html');
     const xlsx = join(scratch.dir, 'ledger.xlsx');
     const md = join(scratch.dir, 'ledger.md');
-    for (const file of [html, xlsx, md]) expect((await runCli(['runs', 'show', doc.runId, '--report', file], { env })).code).toBe(8);
+    for (const file of [html, xlsx, md]) expect((await runCli(['runs', 'show', id, '--report', file], { env })).code).toBe(8);
     const profile = mkdtempSync(join(tmpdir(), 'econsig-chromium-'));
     try {
       const dom = await dumpDom(html, profile);
@@ -143,7 +176,7 @@ describe('a submit is a run (SQLite)', () => {
     expect([counts.get('inputs'), counts.get('approved'), counts.get('denied'), counts.get('not found')]).toEqual([9, 4, 2, 1]);
     expect(book.worksheets[1]!.rowCount).toBe(10);
     expect(readFileSync(md, 'utf8')).toContain('| invalid | 2 |');
-  }, 60_000);
+  }, 30_000);
 });
 
 describe.skipIf(!havePostgres())('runs on a team store (PostgreSQL)', () => {
