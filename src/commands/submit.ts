@@ -182,6 +182,7 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
       // Every submit is a run (docs/cli-contract.md, "Runs"): recorded as it goes, its id said at its start and end.
       const run = await RunLog.start(store, { command: redactCommandLine(ctx.argv), profile: settings.profile.name, baseUrl, service: guardService(settings), lang: io.lang, env: ctx.env });
       runId = run.id;
+      sheetResults?.setRun(run.id);
       renderRunStarted(io, run.id);
       try {
         await sendAll(store, waiter, run);

@@ -20,7 +20,8 @@ import type { ResultsWorkbook } from './xlsx-writer.js';
 import type { SheetFormat } from './kind.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
-export const RESULT_COLUMNS = ['idContrato', 'outcome', 'httpStatus', 'erros', 'result'] as const;
+/** The result columns; `run` is the run's id (docs/cli-contract.md, "Runs"): `econsig runs show <run>`. */
+export const RESULT_COLUMNS = ['run', 'idContrato', 'outcome', 'httpStatus', 'erros', 'result'] as const;
 
 export interface ResultsSheet {
   file: string;
@@ -38,11 +39,11 @@ export function resultsPath(sheet: ResultsSheet, flag: string | undefined, cwd: 
 }
 
 /**
- * The five result cells of a row, people's text in `lang` (the results sheet is a document
+ * The result cells of a row, people's text in `lang` (the results sheet is a document
  * for people). Whole, a person's data included: it is the clerk's own sheet, beside the
  * columns that hold that data (docs/privacy.md).
  */
-function resultCells(result: SubmitResult, language: Lang): string[] {
+function resultCells(result: SubmitResult, language: Lang, runId: string): string[] {
   const lang = { lang: language, reveal: true };
   let erros = result.erros.map((e) => `${e.codigo}: ${e.msg}`).join('; ');
   if (erros === '' && result.errors.length > 0) {
@@ -50,7 +51,7 @@ function resultCells(result: SubmitResult, language: Lang): string[] {
   }
   if (erros === '' && !['accepted', 'approved'].includes(result.outcome)) erros = say(lang, result.message);
   const approval = result.result ? [result.result.status ?? result.result.outcome, result.result.reason].filter(Boolean).join(': ') : '';
-  return [result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
+  return [runId, result.idContrato ?? '', result.outcome, result.httpStatus === null ? '' : String(result.httpStatus), erros, approval];
 }
 
 /**
@@ -78,6 +79,8 @@ export interface ResultsWriter {
   expect(report: FileReport): void;
   /** A row's final result (any order); rows are written in input order as they complete. */
   add(result: SubmitResult): void;
+  /** The run the rows belong to, before the first result (each row names it). */
+  setRun(id: string): void;
   /** The finished file (a row never resulted is written `skipped`, not run); its path. */
   finish(): Promise<string>;
 }
@@ -120,6 +123,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   let next = 0;
   const waiting = new Map<number, { report: FileReport; result?: SubmitResult }>();
   let failed: unknown;
+  let runId = '';
   const write = (cells: string[]): void => {
     if (failed !== undefined) return;
     try {
@@ -132,7 +136,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   };
   const flush = (): void => {
     for (let entry = waiting.get(order[next] as number); entry?.result !== undefined; entry = waiting.get(order[next] as number)) {
-      write([...original(entry.report), ...resultCells(entry.result, lang)]);
+      write([...original(entry.report), ...resultCells(entry.result, lang, runId)]);
       waiting.delete(order[next] as number);
       next += 1;
     }
@@ -143,6 +147,9 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
     }
   };
   return {
+    setRun(id) {
+      runId = id;
+    },
     expect(report) {
       if (report.row === undefined || waiting.has(report.row)) return;
       order.push(report.row);

@@ -64,12 +64,14 @@ export async function openResultsXlsx(path: string, header: readonly string[], o
   const file = openPendingFile(path, { temporary: `${path}.econsig-tmp` });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: createWriteStream('', { fd: file.fd, autoClose: false }) as Writable, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Resultados', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const outcomeColumn = originalWidth + 2;
+  // The outcome's cell: the header names it, after the original columns.
+  const outcomeIndex = header.indexOf('outcome', originalWidth);
+  const outcomeColumn = outcomeIndex + 1;
   const sample: string[][] = [];
   let started = false;
   const write = (cells: readonly string[]): void => {
     const row = sheet.addRow([...cells]);
-    const fill = OUTCOME_FILL[cells[originalWidth + 1] ?? ''];
+    const fill = OUTCOME_FILL[cells[outcomeIndex] ?? ''];
     if (fill) row.getCell(outcomeColumn).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
     row.commit();
   };
