@@ -179,6 +179,38 @@ describe('runs show --report', () => {
   }, 30_000);
 });
 
+describe('runs show and runs wait on a written run', () => {
+  it('a ledger that does not balance is a bug: exit 70, said as such; runs wait exits 9 with results still due at the timeout; an unknown run is exit 2', async () => {
+    const env = { ECONSIG_HOME: scratch.home };
+    const id = await seedRun(scratch.home);
+    const { SqliteStore } = (await import(new URL('../../dist/record/sqlite.js', import.meta.url).href)) as SqliteModule;
+    const store = await SqliteStore.open(scratch.home);
+    const now = new Date().toISOString();
+    // A later run, one contract whose result has not come.
+    const later = 'r-20261127-1800-b00';
+    await store.startRun({ id: later, startedAt: now, command: 'econsig submit late.json', profile: 'default', baseUrl: 'http://127.0.0.1:4010', service: 'http://127.0.0.1:4010', lang: 'en', by: { user: 'ana', host: 'desk', ci: null }, pid: 1, leaseUntil: now });
+    const claim = await store.claim({ idProposta: 'PROP-7001', service: 'http://127.0.0.1:4010', baseUrl: 'http://127.0.0.1:4010', bodyHash: 'h', file: null, profile: 'default', at: now, force: false, run: later });
+    if (claim.kind !== 'claimed') throw new Error('not claimed');
+    await store.recordAnswer(claim.ref, { at: now, outcome: 'accepted', httpStatus: 202, idContrato: 'C-7001', erros: [], message: null });
+    await store.recordRunInputs(later, [{ file: 'late.json', row: null, idProposta: 'PROP-7001', outcome: 'sent', ref: claim.ref, reason: null }]);
+    await store.endRun(later, now);
+    await store.close();
+    const waited = await runCli(['runs', 'wait', 'last', '--timeout', '1'], { env });
+    expect(waited.code, waited.stderr).toBe(9);
+    expect(waited.stdout).toContain('1 accepted = 0 approved + 0 denied + 0 cancelled + 1 waiting');
+
+    // An outcome this build does not place (a hand edit, a newer build's): the identity fails.
+    const edited = await SqliteStore.open(scratch.home);
+    await edited.recordRunInputs(id, [{ file: 'lote/odd.json', row: null, idProposta: null, outcome: 'teleported', ref: null, reason: null }]);
+    await edited.close();
+    const shown = await runCli(['runs', 'show', id, '--json'], { env });
+    expect(shown.code).toBe(70);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ ok: false, error: { exitCode: 70 } });
+    expect((await runCli(['runs', 'show', id], { env })).stderr).toMatch(/does not balance: 10 inputs, 9 placed/);
+    expect((await runCli(['runs', 'show', 'r-19990101-0000-000'], { env })).code).toBe(2);
+  }, 30_000);
+});
+
 describe.skipIf(!havePostgres())('runs on a team store (PostgreSQL)', () => {
   let pg: PgCluster;
   const homes: string[] = [];
