@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../src/domain/report.js';
 import { havePostgres, type PgCluster, startPostgres } from './postgres.js';
 import { repoRoot, runCli } from './run-cli.js';
 import { bankOnly, cliEnv, parseSubmitJson, postsByProposal, startCountedSandbox, useScratch, writeJson } from './submit-harness.js';
@@ -41,20 +42,6 @@ function batch(dir: string): string {
   return folder;
 }
 
-interface Ledger {
-  inputs: number;
-  invalid: number;
-  notSent: number;
-  skipped: number;
-  accepted: number;
-  rejected: number;
-  notFound: number;
-  unknown: number;
-  approved: number;
-  denied: number;
-  cancelled: number;
-  waiting: number;
-}
 
 const balances = (l: Ledger): boolean =>
   l.inputs === l.invalid + l.notSent + l.skipped + l.accepted + l.rejected + l.notFound + l.unknown && l.accepted === l.approved + l.denied + l.cancelled + l.waiting;
