@@ -34,7 +34,9 @@ export async function run(input: RunsInput, ctx: Context): Promise<number> {
     }
     const usualMs = settings.values['wait-timeout'] * 1000;
     if (input.action === 'show') {
-      const view = checked(await found(store, input.id));
+      // People read the ledger and what needs a person; --json and the xlsx report hold every input.
+      const every = ctx.io.json || (input.report !== undefined && /\.xlsx$/i.test(input.report));
+      const view = checked(await found(store, input.id, every ? 'all' : { usualMs }));
       renderRun(ctx.io, view, usualMs);
       if (input.report !== undefined) await writeRunReport(ctx.io, input.report, view, usualMs);
       return view.ledger.denied + view.ledger.cancelled > 0 ? ExitCode.denied : ExitCode.ok;
@@ -47,18 +49,20 @@ export async function run(input: RunsInput, ctx: Context): Promise<number> {
 
 /** `runs wait`: the results still due, from the store; exits as submit --wait. */
 async function waitFor(store: Store, input: Extract<RunsInput, { action: 'wait' }>, ctx: Context, settings: ResolvedSettings): Promise<number> {
-  const first = checked(await found(store, input.id));
+  const usualMs = settings.values['wait-timeout'] * 1000;
+  const first = checked(await found(store, input.id, { usualMs }));
   const timeoutMs = (input.timeout ?? settings.values['wait-timeout']) * 1000;
   renderRunWaiting(ctx.io, first.run.id, first.ledger.waiting, timeoutMs);
-  const view = checked((await waitForRun(store, first.run.id, { timeoutMs, signal: ctx.signal })) ?? first);
-  renderRun(ctx.io, view, settings.values['wait-timeout'] * 1000);
-  appendStepSummary(ctx.io, ctx.env, view, settings.values['wait-timeout'] * 1000);
+  await waitForRun(store, first.run.id, { timeoutMs, signal: ctx.signal });
+  const view = checked(await found(store, first.run.id, ctx.io.json ? 'all' : { usualMs }));
+  renderRun(ctx.io, view, usualMs);
+  appendStepSummary(ctx.io, ctx.env, view, usualMs);
   if (ctx.signal.aborted) return ExitCode.interrupted;
   return resultsExitCode(view.ledger);
 }
 
-async function found(store: Store, id: string): Promise<RunView> {
-  const view = await readRun(store, id);
+async function found(store: Store, id: string, inputs: Parameters<typeof readRun>[2]): Promise<RunView> {
+  const view = await readRun(store, id, inputs);
   if (!view) throw new UsageError(msg('runs.notFound', { id }), msg('runs.notFoundHint', { location: store.location }));
   return view;
 }

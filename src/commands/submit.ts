@@ -191,7 +191,7 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
         if (failed) renderNotice(io, msg('runs.writeFailed', { id: run.id, cause: failed.text ?? failed.message }));
         // GitHub Actions shows the ledger on the job's page (with or without --wait).
         if (ctx.env.GITHUB_STEP_SUMMARY) {
-          const view = await readRun(store, run.id).catch(() => null);
+          const view = await readRun(store, run.id, { usualMs: values['wait-timeout'] * 1000 }).catch(() => null);
           if (view) appendStepSummary(io, ctx.env, view, values['wait-timeout'] * 1000);
         }
       }

@@ -133,34 +133,46 @@ export class RunLog {
   }
 }
 
-/** A run read back: its record, its ledger, its inputs. */
+/** A run read back: its record, its ledger, its inputs (all, or only those that need a person). */
 export interface RunView {
   run: RunRecord;
   ledger: Ledger;
   inputs: RunInputRecord[];
+  /** Whether `inputs` holds every input, or only those that need a person. */
+  complete: boolean;
 }
 
-/** The run `id` (or `last`), with its ledger; null when the store has no such run. */
-export async function readRun(store: Store, id: string): Promise<RunView | null> {
+/**
+ * The run `id` (or `last`), with its ledger; null when the store has no such run. `inputs`:
+ * every input (--json, the xlsx report), or only those that need a person, waiting counted
+ * as needing one past `usualMs` (what people read): the ledger then comes from the store's
+ * counts, and a run of 100,000 inputs is read in one GROUP BY and the few rows that matter.
+ */
+export async function readRun(store: Store, id: string, inputs: 'all' | { usualMs: number } = 'all'): Promise<RunView | null> {
   const run = await store.run(id);
   if (!run) return null;
-  const inputs = await store.runInputs(run.id);
+  if (inputs !== 'all') {
+    const counts = await store.runCounts(run.id);
+    const waitingSince = new Date(Date.parse(run.readAt) - inputs.usualMs).toISOString();
+    const needing = await store.runInputs(run.id, { kind: 'needing', waitingSince });
+    return { run, ledger: ledgerOf(total(counts), counts), inputs: needing, complete: false };
+  }
+  const all = await store.runInputs(run.id);
   const counts = new Map<string, { effective: string; result: string | null; n: number }>();
-  for (const input of inputs) {
+  for (const input of all) {
     const result = input.result?.outcome ?? null;
     const key = `${input.effective}\u0000${result}`;
     const count = counts.get(key) ?? counts.set(key, { effective: input.effective, result, n: 0 }).get(key)!;
     count.n += 1;
   }
-  return { run, ledger: ledgerOf(inputs.length, counts.values()), inputs };
+  return { run, ledger: ledgerOf(all.length, counts.values()), inputs: all, complete: true };
 }
+
+const total = (counts: RunSummary['counts']): number => counts.reduce((sum, c) => sum + c.n, 0);
 
 /** A listed run's ledger, from its counts. */
 export function summaryLedger(summary: RunSummary): Ledger {
-  return ledgerOf(
-    summary.counts.reduce((total, c) => total + c.n, 0),
-    summary.counts,
-  );
+  return ledgerOf(total(summary.counts), summary.counts);
 }
 
 /** How a run ended for its results, as `submit --wait` exits: 8 when any was denied (or cancelled), 9 when some are still waiting, else 0. */
@@ -174,9 +186,9 @@ export function resultsExitCode(ledger: Ledger): 0 | 8 | 9 {
  * Waits until every accepted input of the run has its result, or `timeoutMs` passes, or the
  * signal aborts; learns results from the store alone (what a `watch` or the team's receiver
  * records): it binds no port. While the run itself still lives, its inputs are read again
- * as they come. The run as it stands at the end.
+ * as they come. False when the store has no such run; the caller reads the run as it stands.
  */
-export async function waitForRun(store: Store, id: string, options: { timeoutMs: number; signal: AbortSignal; onResult?: (result: ResultRecord) => void }): Promise<RunView | null> {
+export async function waitForRun(store: Store, id: string, options: { timeoutMs: number; signal: AbortSignal; onResult?: (result: ResultRecord) => void }): Promise<boolean> {
   const stop = new AbortController();
   const signal = AbortSignal.any([options.signal, stop.signal]);
   let wake: (() => void) | undefined;
@@ -193,12 +205,12 @@ export async function waitForRun(store: Store, id: string, options: { timeoutMs:
   const deadline = Date.now() + options.timeoutMs;
   try {
     for (;;) {
-      const view = await readRun(store, id);
-      if (!view) return null;
+      const run = await store.run(id);
+      if (!run) return false;
       pending.clear();
-      for (const input of view.inputs) if (input.effective === 'accepted' && input.result === null && input.idContrato) pending.add(input.idContrato);
-      const live = isLive(view.run);
-      if ((pending.size === 0 && !live) || signal.aborted || Date.now() >= deadline) return view;
+      for (const input of await store.runInputs(run.id, { kind: 'pending' })) pending.add(input.idContrato as string);
+      const live = isLive(run);
+      if ((pending.size === 0 && !live) || signal.aborted || Date.now() >= deadline) return true;
       // Woken by the last result due, or every second while the run lives (its inputs still come), or at the deadline.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(deadline - Date.now(), live ? 1_000 : 60_000));

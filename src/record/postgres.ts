@@ -43,6 +43,7 @@ import type {
   ResultRecord,
   RunInput,
   RunInputRecord,
+  RunInputsFilter,
   RunRecord,
   RunsQuery,
   RunStart,
@@ -53,7 +54,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, runSummaries, type Statement, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -199,7 +200,7 @@ export const MIGRATIONS: readonly string[] = [
      sheet_row INTEGER,
      id_proposta TEXT,
      outcome TEXT NOT NULL,
-     ref TEXT,
+     submission_id BIGINT,
      reason TEXT
    );
    CREATE INDEX econsig_run_inputs_run ON econsig_run_inputs (run_id, id);
@@ -696,8 +697,12 @@ export class PostgresStore implements Store {
     });
   }
 
-  runInputs(runId: string): Promise<RunInputRecord[]> {
-    return this.use(msg('store.teamCannotRead'), async () => (await this.query(this.sql.runInputs(runId))).map(toRunInput));
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
+    return this.use(msg('store.teamCannotRead'), async () => (await this.query(this.sql.runInputs(runId, only))).map(toRunInput));
+  }
+
+  runCounts(runId: string): Promise<RunSummary['counts']> {
+    return this.use(msg('store.teamCannotRead'), async () => toCounts(await this.query(this.sql.runCounts([runId]))));
   }
 
   submission(ref: string): Promise<SubmissionRecord | null> {

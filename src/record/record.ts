@@ -313,6 +313,12 @@ export interface RunSummary {
   counts: Array<{ effective: string; result: FinalOutcome | null; n: number }>;
 }
 
+/**
+ * Part of a run's inputs: `needing` a person (denied or cancelled, unknown, accepted and still
+ * waiting since before `waitingSince`), or `pending` (accepted, its contract's result not in).
+ */
+export type RunInputsFilter = { kind: 'needing'; waitingSince: string } | { kind: 'pending' };
+
 export interface RunsQuery {
   since?: string;
   profile?: string;
@@ -392,8 +398,13 @@ export interface Store extends DeliverySink {
   runs(query: RunsQuery): Promise<RunSummary[]>;
   /** A run by id, or `last` (the newest); null when there is none. */
   run(id: string): Promise<RunRecord | null>;
-  /** A run's inputs in the order they were recorded, with their submissions' answers and results. */
-  runInputs(runId: string): Promise<RunInputRecord[]>;
+  /**
+   * A run's inputs in the order they were recorded, with their submissions' answers and
+   * results: all of them, or `only` those that need a person or those still waiting.
+   */
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]>;
+  /** How many inputs of a run came to each outcome (and result): one GROUP BY, whatever the run's size. */
+  runCounts(runId: string): Promise<RunSummary['counts']>;
   /** The submission of a claim, as it stands now. */
   submission(ref: string): Promise<SubmissionRecord | null>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */

@@ -32,6 +32,7 @@ import type {
   ResultRecord,
   RunInput,
   RunInputRecord,
+  RunInputsFilter,
   RunRecord,
   RunsQuery,
   RunStart,
@@ -42,7 +43,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, runSummaries, type Statement, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -184,7 +185,7 @@ export const MIGRATIONS: readonly string[] = [
      sheet_row INTEGER,
      id_proposta TEXT,
      outcome TEXT NOT NULL,
-     ref TEXT,
+     submission_id INTEGER,
      reason TEXT
    );
    CREATE INDEX run_inputs_run ON run_inputs (run_id, id);
@@ -667,8 +668,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  runInputs(runId: string): Promise<RunInputRecord[]> {
-    return this.read(() => this.all(this.sql.runInputs(runId)).map(toRunInput));
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
+    return this.read(() => this.all(this.sql.runInputs(runId, only)).map(toRunInput));
+  }
+
+  runCounts(runId: string): Promise<RunSummary['counts']> {
+    return this.read(() => toCounts(this.all(this.sql.runCounts([runId]))));
   }
 
   submission(ref: string): Promise<SubmissionRecord | null> {

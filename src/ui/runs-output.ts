@@ -102,6 +102,9 @@ export const groupHeading = (lang: Lang | Voice, group: NeedsGroup, n: number, u
 /** Where an input came from: a file, or a sheet's row. */
 export const whereOf = (input: Pick<RunInputRecord, 'file' | 'row'>): string => (input.row === null ? input.file : `${input.file}:${input.row}`);
 
+/** Inputs listed per group for people; --json and the reports hold them all. */
+const LISTED = 100;
+
 /** `runs show`: the run, its ledger checked, and what needs a person; --json with every input. */
 export function renderRun(io: Io, view: RunView, usualMs: number): void {
   const { run, ledger } = view;
@@ -128,18 +131,18 @@ export function renderRun(io: Io, view: RunView, usualMs: number): void {
     lines.push(t.strong(say(io, 'runs.needsPerson')));
     for (const { group, inputs } of groups) {
       lines.push(`  ${t.warning(groupHeading(io, group, inputs.length, usualMs))}`);
-      for (const input of inputs) {
+      for (const input of inputs.slice(0, LISTED)) {
         const reason = reasonOf(io, input);
         lines.push(`    ${printable(whereOf(input))}  ${t.strong(printable(input.idProposta ?? '—'))}${input.idContrato ? `  ${input.idContrato}` : ''}${reason ? `  ${printable(reason)}` : ''}`);
       }
+      if (inputs.length > LISTED) lines.push(`    ${t.muted(say(io, 'runs.andMore', { n: inputs.length - LISTED }))}`);
     }
   }
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `runs wait`: what it waits for, on stderr. */
+/** `runs wait`: what it waits for, on stderr (with --json too: a CI log shows it while stdout waits for the document). */
 export function renderRunWaiting(io: Io, id: string, n: number, timeoutMs: number): void {
-  if (io.json) return;
   io.stderr.write(`${createTheme(io).muted(say(io, 'runs.waiting', { id, n, seconds: Math.round(timeoutMs / 1000) }))}\n`);
 }
 

@@ -201,6 +201,10 @@ export class FakeStore implements Store {
     return Promise.reject(new Error('FakeStore does not read inputs back'));
   }
 
+  runCounts(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not count inputs'));
+  }
+
   // Keeping and forgetting are the engines' (test/unit/record/contract.ts); no flow under test asks for them.
   async dropBodies(): Promise<number> {
     return 0;

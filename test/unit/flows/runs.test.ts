@@ -146,14 +146,20 @@ describe('waitForRun (SQLite, another connection records the results)', () => {
         log.add({ file: `${id}.json`, row: null, idProposta: id, outcome: 'sent', ref: c.ref, reason: null });
       }
       await log.finish();
-      const timedOut = await waitForRun(waiter, log.id, { timeoutMs: 300, signal: new AbortController().signal });
-      expect(resultsExitCode(timedOut!.ledger)).toBe(9);
+      expect(await waitForRun(waiter, log.id, { timeoutMs: 300, signal: new AbortController().signal })).toBe(true);
+      expect(resultsExitCode((await readRun(waiter, log.id))!.ledger)).toBe(9);
       const waited = waitForRun(waiter, log.id, { timeoutMs: 20_000, signal: new AbortController().signal });
       await receiver.recordResult({ idContrato: 'C-0', at: new Date().toISOString(), outcome: 'approved', status: null, reason: null });
       await receiver.recordResult({ idContrato: 'C-1', at: new Date().toISOString(), outcome: 'denied', status: null, reason: 'Margem' });
-      const view = await waited;
-      expect(view!.ledger).toMatchObject({ inputs: 2, accepted: 2, approved: 1, denied: 1, waiting: 0 });
-      expect(resultsExitCode(view!.ledger)).toBe(8);
+      expect(await waited).toBe(true);
+      // Read whole, and as people read it (the store's counts, the rows that need a person): the same ledger.
+      const view = (await readRun(waiter, log.id))!;
+      const brief = (await readRun(waiter, log.id, { usualMs: 60_000 }))!;
+      expect(view.ledger).toMatchObject({ inputs: 2, accepted: 2, approved: 1, denied: 1, waiting: 0 });
+      expect(brief.ledger).toEqual(view.ledger);
+      expect(brief.inputs.map((i) => i.idProposta)).toEqual(['P2']);
+      expect(resultsExitCode(view.ledger)).toBe(8);
+      expect(await waitForRun(waiter, 'r-none', { timeoutMs: 300, signal: new AbortController().signal })).toBe(false);
       expect((await readRun(waiter, 'last'))!.run.id).toBe(log.id);
     } finally {
       for (const store of [submitter, receiver, waiter]) await store.close();

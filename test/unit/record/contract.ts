@@ -416,6 +416,9 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       await store.recordResult({ idContrato: 'C-nobody', at: old, outcome: 'denied', status: null, reason: 'r' });
       await store.recordDelivery(deliveryOf({ receivedAt: old, idContrato: 'C-1' }));
       await store.recordDelivery(deliveryOf({ receivedAt: '2026-06-01T00:00:00.000Z', webhookId: 'w2', bodyHash: 'b2' }));
+      await store.startRun({ ...runOf('r-20250101-0000-old'), startedAt: old });
+      await store.recordRunInputs('r-20250101-0000-old', [{ file: 'p.json', row: null, idProposta: 'P-rejected', outcome: 'invalid', ref: null, reason: null }]);
+      await store.startRun(runOf('r-20260601-0000-new'));
 
       expect(await store.prune('2026-01-01T00:00:00.000Z')).toEqual({ before: '2026-01-01T00:00:00.000Z', deliveries: 1, submissions: 1, results: 1 });
       expect(await record.count('submissions')).toBe(4);
@@ -426,6 +429,9 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect((await store.resultOf('C-1'))?.outcome).toBe('approved');
       expect(await store.resultOf('C-nobody')).toBeNull();
       expect((await store.history({ limit: 10 })).unreadable).toEqual([]);
+      // A run started before it goes whole; a later one stays.
+      expect((await store.runs({ limit: 10 })).map((r) => r.run.id)).toEqual(['r-20260601-0000-new']);
+      expect(await store.runInputs('r-20250101-0000-old')).toEqual([]);
     });
 
     it("forget --cpf clears every personal field of the person, keeps the other person's and the guard, and records the deletion", async () => {
@@ -524,6 +530,10 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect(inputs[2]?.erros[0]?.codigo).toBe('SVC_X');
       expect(inputs[5]?.reason).toBe('cpf: check digit');
       expect((await store.submission(approved))?.run).toBe(start.id);
+      // Parts of a run: what needs a person (denied, unknown), what is still due (none here), the counts alone.
+      expect((await other.runInputs(start.id, { kind: 'needing', waitingSince: new Date(Date.now() + 60_000).toISOString() })).map((i) => i.idProposta)).toEqual(['P2', 'P4']);
+      expect(await other.runInputs(start.id, { kind: 'pending' })).toEqual([]);
+      expect((await other.runCounts(start.id)).reduce((n, c) => n + c.n, 0)).toBe(7);
 
       await store.startRun({ ...runOf('r-20261127-1800-b00'), profile: 'homolog', startedAt: '2026-11-27T18:00:00.000Z' });
       await store.endRun(start.id, new Date().toISOString());
