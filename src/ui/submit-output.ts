@@ -157,6 +157,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
     return {
       onAnswer: (r) => print(resultLines(t, r, lang, hintsShown)),
       onWaiting: (r) => print([`${t.muted('…')} ${say(lang, 'run.waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]),
+      onHeldElsewhere: (item, run) => print([`${t.muted('…')} ${say(lang, 'runs.inFlightWaiting', { id: item.body.idProposta, run })}`]),
       onResult: (r) => print(resultLines(t, r, lang, hintsShown)),
       stop: () => signal?.removeEventListener('abort', onAbort),
     };
@@ -191,6 +192,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
       waiting += 1;
       spinner.text = status();
     },
+    onHeldElsewhere: (item, run) => above([`${t.muted('…')} ${say(lang, 'runs.inFlightWaiting', { id: item.body.idProposta, run })}`]),
     onResult: (r) => {
       waiting -= 1;
       above(resultLines(t, r, lang, hintsShown));

@@ -352,6 +352,12 @@ describe('results written as the batch goes', () => {
     expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
     // Interrupted, not crashed: no partial or temporary file left behind.
     expect(readdirSync(scratch.dir).sort()).toEqual(['lote.csv', 'lote.resultados.csv']);
+    // The run (issue 26): ended, every row in its ledger, which balances: what was sent, accepted; the rest not sent.
+    const shown = await runCli(['runs', 'show', 'last', '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(shown.code, shown.stderr).toBe(0);
+    const { run } = JSON.parse(shown.stdout) as { run: { endedAt: string | null; ledger: Record<string, number> } };
+    expect(run.endedAt).not.toBeNull();
+    expect(run.ledger).toMatchObject({ inputs: 20, accepted: sbx.requests(), waiting: sbx.requests(), notSent: 20 - sbx.requests(), unknown: 0 });
   });
 });
 
