@@ -238,7 +238,7 @@ export interface ForgetReport {
   proposals: string[];
   contracts: string[];
   /** Rows that had a personal field cleared (or would have, with dryRun), by table. */
-  rows: { submissions: number; answers: number; results: number; deliveries: number };
+  rows: { submissions: number; answers: number; results: number; deliveries: number; runInputs: number };
   /** The record written (none with dryRun). */
   deletion: DeletionRecord | null;
   /** Earlier deletions of the same identifier, found by its hash. */

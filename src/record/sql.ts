@@ -62,10 +62,12 @@ export interface ForgetTargets {
   contracts: readonly string[];
   /** Deliveries that quote the person without naming a proposal or contract. */
   deliveries: readonly unknown[];
+  /** Runs' inputs that quote the person without naming a proposal (an invalid file's name). */
+  runInputs: readonly unknown[];
 }
 
 /** The tables `store forget` clears fields of, in the order it clears them. */
-export const FORGET_TABLES = ['submissions', 'answers', 'results', 'deliveries'] as const;
+export const FORGET_TABLES = ['submissions', 'answers', 'results', 'deliveries', 'run_inputs'] as const;
 
 const DELETION_COLUMNS = 'at, kind, identifier_hash, row_count, done_by';
 const DELETION_SALT = 'deletion-salt';
@@ -123,6 +125,13 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       }
       case 'results':
         return { params, where: `id_contrato IN ${list(targets.contracts)} AND reason IS NOT NULL`, set: () => 'reason = NULL' };
+      case 'run_inputs':
+        // The file name is required: cleared to the empty text.
+        return {
+          params,
+          where: `(id IN ${list(targets.runInputs)} OR id_proposta IN ${list(targets.proposals)}) AND (file <> '' OR reason IS NOT NULL)`,
+          set: () => "file = '', reason = NULL",
+        };
       case 'deliveries': {
         const where = `(id IN ${list(targets.deliveries)} OR id_proposta IN ${list(targets.proposals)} OR id_contrato IN ${list(targets.contracts)}) AND (payload IS NOT NULL OR reason IS NOT NULL)`;
         // Called only when the statement clears (a count binds no `at`).
@@ -327,7 +336,8 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       if (target.kind === 'proposal') {
         return statement(
           `SELECT 'submission' AS source, s.id, s.id_proposta, a.id_contrato FROM ${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id WHERE s.id_proposta = ${p(1)}
-           UNION ALL SELECT 'delivery', id, id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta = ${p(1)}`,
+           UNION ALL SELECT 'delivery', id, id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta = ${p(1)}
+           UNION ALL SELECT 'run_input', id, id_proposta, NULL FROM ${t}run_inputs WHERE id_proposta = ${p(1)}`,
           [target.idProposta],
         );
       }
@@ -338,7 +348,8 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
         `SELECT 'delivery' AS source, id, id_proposta, id_contrato FROM ${t}deliveries WHERE ${quotes('payload')} OR ${quotes('reason')}
          UNION ALL SELECT 'submission', id, id_proposta, NULL FROM ${t}submissions WHERE ${quotes('file')}
          UNION ALL SELECT 'answer', s.id, s.id_proposta, a.id_contrato FROM ${t}answers a JOIN ${t}submissions s ON s.id = a.submission_id WHERE ${quotes('a.message')} OR ${quotes(text('a.erros'))}
-         UNION ALL SELECT 'result', NULL, NULL, id_contrato FROM ${t}results WHERE ${quotes('reason')}`,
+         UNION ALL SELECT 'result', NULL, NULL, id_contrato FROM ${t}results WHERE ${quotes('reason')}
+         UNION ALL SELECT 'run_input', id, id_proposta, NULL FROM ${t}run_inputs WHERE ${quotes('file')} OR ${quotes('reason')}`,
         forms,
       );
     },

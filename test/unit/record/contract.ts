@@ -447,17 +447,24 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       const joao = { cpf: '11144477735', name: 'João Souza', account: '98765-4' };
       await store.recordAnswer(await claimed(store, 'P-joao', { file: 'joao.json' }), answerOf('accepted', 'C-joao'));
       await store.recordDelivery(deliveryOf({ webhookId: 'w3', bodyHash: 'b3', idContrato: 'C-joao', idProposta: 'P-joao', payload: payload(joao, 'C-joao') }));
+      // Her run's inputs: one sent (its proposal), one an invalid file named after her CPF; João's stays.
+      await store.startRun(runOf('r-20260201-0000-f0r'));
+      await store.recordRunInputs('r-20260201-0000-f0r', [
+        { file: `lote/${maria.cpf}-maria.json`, row: null, idProposta: 'P-maria', outcome: 'sent', ref, reason: null },
+        { file: `lote/${maria.cpf}-v2.json`, row: null, idProposta: null, outcome: 'invalid', ref: null, reason: 'not JSON' },
+        { file: 'joao.json', row: null, idProposta: 'P-joao', outcome: 'invalid', ref: null, reason: `${joao.name}: not JSON` },
+      ]);
       const target = { kind: 'cpf', cpf: maria.cpf } as const;
       const before = await record.dump();
 
       const dry = await store.forget({ target, dryRun: true, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
-      expect(dry).toMatchObject({ dryRun: true, proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 }, deletion: null, earlier: [] });
+      expect(dry).toMatchObject({ dryRun: true, proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2, runInputs: 2 }, deletion: null, earlier: [] });
       expect(await record.dump(), 'a dry run changes nothing').toBe(before);
       expect(await record.count('deletions')).toBe(0);
 
       const done = await store.forget({ target, dryRun: false, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
-      expect(done).toMatchObject({ proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 } });
-      expect(done.deletion).toMatchObject({ kind: 'cpf', rows: 5, by: 'tester', at: expect.stringMatching(/^2026-02-01T00:00:00/) });
+      expect(done).toMatchObject({ proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2, runInputs: 2 } });
+      expect(done.deletion).toMatchObject({ kind: 'cpf', rows: 7, by: 'tester', at: expect.stringMatching(/^2026-02-01T00:00:00/) });
       expect(done.deletion?.identifierHash).toMatch(/^[0-9a-f]{64}$/);
       const after = await record.dump();
       for (const gone of [maria.cpf, '529.982.247-25', maria.name, maria.account]) expect(after, gone).not.toContain(gone);
@@ -472,7 +479,7 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       // Asked again, from another connection: nothing left, and the first deletion is found by its hash (one salt per store).
       const other = await open();
       const second = await other.forget({ target: { kind: 'cpf', cpf: maria.cpf }, dryRun: true, at: '2026-02-02T00:00:00.000Z', by: null });
-      expect(second.rows).toEqual({ submissions: 0, answers: 0, results: 0, deliveries: 0 });
+      expect(second.rows).toEqual({ submissions: 0, answers: 0, results: 0, deliveries: 0, runInputs: 0 });
       expect(second.earlier).toEqual([done.deletion]);
     });
 
