@@ -39,7 +39,6 @@ export const en = {
   'runs.part_cancelled': 'cancelled',
   'runs.part_waiting': 'waiting',
   'runs.waiting': 'waiting for {n} results of run {id} (up to {seconds} s), from the store',
-  'runs.waitResult': '{id}: {outcome}',
   'runs.inFlight': 'in flight in run {run}: {message}',
   'runs.inFlightWaiting': 'proposal {id} is in flight in run {run}: waiting for its answer',
   // Reports (runs show --report, GITHUB_STEP_SUMMARY)
@@ -100,7 +99,6 @@ export const ptBR: Record<keyof typeof en, string> = {
   'runs.part_cancelled': 'canceladas',
   'runs.part_waiting': 'aguardando',
   'runs.waiting': 'aguardando {n} resultados da execução {id} (até {seconds} s), pelo registro',
-  'runs.waitResult': '{id}: {outcome}',
   'runs.inFlight': 'em andamento na execução {run}: {message}',
   'runs.inFlightWaiting': 'a proposta {id} está em andamento na execução {run}: aguardando a resposta',
   'runs.reportTitle': 'econsig: execução {id}',
