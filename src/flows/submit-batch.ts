@@ -22,7 +22,7 @@ import {
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
-import { type AnswerRecord, holdsProposal, type RunInput, type Store, type SubmissionRecord } from '../record/record.js';
+import type { AnswerRecord, RunInput, Store, SubmissionRecord } from '../record/record.js';
 import { isLive } from './runs.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import type { ResultWaiter } from './result-waiter.js';
@@ -280,6 +280,9 @@ type Prepared =
   | { kind: 'settled'; result: SubmitResult; earlier: SubmissionRecord | null }
   | { kind: 'ready'; ref: string; payload: string; overridden: SubmissionRecord | null };
 
+/** Answers of a claim whose request created nothing: the proposal is free again. */
+const NOTHING_SENT: readonly string[] = ['skipped', 'unauthorized', 'unavailable', 'rate_limited'];
+
 /** How often a proposal in flight in another live run is looked at again. */
 const IN_FLIGHT_POLL_MS = 100;
 
@@ -336,10 +339,8 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
   options.progress?.onHeldElsewhere?.(item, claim.earlier.run);
   const answered = await answeredElsewhere(claim.earlier, options);
   if (answered.answer === null) return settledBy(item, hash, answered);
-  // The other run's answer freed the proposal (never sent, or nothing created): this run claims it.
-  if (!holdsProposal(answered, hash) && (answered.answer.outcome === 'skipped' || answered.answer.outcome === 'unauthorized' || answered.answer.outcome === 'unavailable' || answered.answer.outcome === 'rate_limited')) {
-    return prepare(item, options);
-  }
+  // The other run's answer says nothing was sent (interrupted, a 401, unreachable, 429): this run claims it.
+  if (NOTHING_SENT.includes(answered.answer.outcome)) return prepare(item, options);
   return { kind: 'settled', result: inFlightResult(item, hash, answered), earlier: answered };
 }
 
