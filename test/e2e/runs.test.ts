@@ -80,6 +80,9 @@ describe('a submit is a run (SQLite)', () => {
     expect(runs.map((r) => r.id)).toEqual([doc.runId]);
     expect(runs[0]).toMatchObject({ profile: 'default', baseUrl: sbx.sandbox.url });
     expect(runs[0]!.ledger).toMatchObject({ inputs: 9, invalid: 2, notFound: 1, accepted: 6 });
+    const later = await runCli(['runs', '--since', '2099-01-01', '--json'], { env });
+    expect(JSON.parse(later.stdout)).toEqual({ ok: true, runs: [] });
+    expect((await runCli(['runs', '--since', 'yesterday'], { env })).code).toBe(2);
 
     // Later (another CI step): wait for what is still due, from the store; 8, a result was denied.
     const waited = await runCli(['runs', 'wait', 'last', '--timeout', '20', '--json'], { env, timeoutMs: 30_000 });
