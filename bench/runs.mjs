@@ -188,15 +188,23 @@ async function waitBench(total = 100, batch = 20) {
   }
 }
 
-const show = showBench();
-console.log(table([
-  ['runs show', 'inputs', 'median ms', 'range ms'],
-  ['human', show.inputs, show.humanMs.toFixed(0), show.humanRange],
-  ['--json', show.inputs, show.jsonMs.toFixed(0), show.jsonRange],
-]));
-console.log(`goal runs show of ${show.inputs} inputs under 1 s: ${Math.max(show.humanMs, show.jsonMs) < 1000 ? 'met' : 'NOT met'}`);
-const list = listBench();
-console.log(`runs --json: empty ${list.emptyMs.toFixed(0)} ms, ${list.runs} runs ${list.fullMs.toFixed(0)} ms, ratio ${list.ratio.toFixed(2)}; goal within 1.2x: ${list.ratio <= 1.2 ? 'met' : 'NOT met'}`);
-const wait = await waitBench();
-if (wait.skipped) console.log(`runs wait: skipped (${wait.skipped})`);
-else console.log(`runs wait on another home (PostgreSQL), ${wait.count} runs: p50 ${wait.p50ms} ms, p99 ${wait.p99ms} ms, max ${wait.maxms} ms, failures ${wait.failures}; goal p99 < 1 s: ${wait.p99ms < 1000 && wait.failures === 0 ? 'met' : 'NOT met'}`);
+// BENCH_ONLY=show|list|wait runs one part.
+const only = process.env.BENCH_ONLY;
+if (!only || only === 'show') {
+  const show = showBench();
+  console.log(table([
+    ['runs show', 'inputs', 'median ms', 'range ms'],
+    ['human', show.inputs, show.humanMs.toFixed(0), show.humanRange],
+    ['--json', show.inputs, show.jsonMs.toFixed(0), show.jsonRange],
+  ]));
+  console.log(`goal runs show of ${show.inputs} inputs under 1 s: ${Math.max(show.humanMs, show.jsonMs) < 1000 ? 'met' : 'NOT met'}`);
+}
+if (!only || only === 'list') {
+  const list = listBench();
+  console.log(`runs --json: empty ${list.emptyMs.toFixed(0)} ms, ${list.runs} runs ${list.fullMs.toFixed(0)} ms, ratio ${list.ratio.toFixed(2)}; goal within 1.2x: ${list.ratio <= 1.2 ? 'met' : 'NOT met'}`);
+}
+if (!only || only === 'wait') {
+  const wait = await waitBench();
+  if (wait.skipped) console.log(`runs wait: skipped (${wait.skipped})`);
+  else console.log(`runs wait on another home (PostgreSQL), ${wait.count} runs: p50 ${wait.p50ms} ms, p99 ${wait.p99ms} ms, max ${wait.maxms} ms, failures ${wait.failures}; goal p99 < 1 s: ${wait.p99ms < 1000 && wait.failures === 0 ? 'met' : 'NOT met'}`);
+}

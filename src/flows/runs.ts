@@ -152,9 +152,7 @@ export async function readRun(store: Store, id: string, inputs: 'all' | { usualM
   const run = await store.run(id);
   if (!run) return null;
   if (inputs !== 'all') {
-    const counts = await store.runCounts(run.id);
-    const waitingSince = new Date(Date.parse(run.readAt) - inputs.usualMs).toISOString();
-    const needing = await store.runInputs(run.id, { kind: 'needing', waitingSince });
+    const { counts, needing } = await store.runNeeds(run.id, new Date(Date.parse(run.readAt) - inputs.usualMs).toISOString());
     return { run, ledger: ledgerOf(total(counts), counts), inputs: needing, complete: false };
   }
   const all = await store.runInputs(run.id);

@@ -54,7 +54,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, needingIds, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -282,6 +282,8 @@ export class PostgresStore implements Store {
     now: 'clock_timestamp()',
     each: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)`,
     text: (column) => `${column}::text`,
+    eachInteger: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)::bigint`,
+    joined: (expression) => `string_agg((${expression})::text, ',')`,
   });
 
   private constructor(
@@ -701,8 +703,12 @@ export class PostgresStore implements Store {
     return this.use(msg('store.teamCannotRead'), async () => (await this.query(this.sql.runInputs(runId, only))).map(toRunInput));
   }
 
-  runCounts(runId: string): Promise<RunSummary['counts']> {
-    return this.use(msg('store.teamCannotRead'), async () => toCounts(await this.query(this.sql.runCounts([runId]))));
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const rows = await this.query(this.sql.runNeeds(runId, waitingSince));
+      const ids = needingIds(rows);
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : (await this.query(this.sql.runInputs(runId, { kind: 'ids', ids }))).map(toRunInput) };
+    });
   }
 
   submission(ref: string): Promise<SubmissionRecord | null> {

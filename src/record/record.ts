@@ -313,11 +313,8 @@ export interface RunSummary {
   counts: Array<{ effective: string; result: FinalOutcome | null; n: number }>;
 }
 
-/**
- * Part of a run's inputs: `needing` a person (denied or cancelled, unknown, accepted and still
- * waiting since before `waitingSince`), or `pending` (accepted, its contract's result not in).
- */
-export type RunInputsFilter = { kind: 'needing'; waitingSince: string } | { kind: 'pending' };
+/** Part of a run's inputs: `pending`, accepted and its contract's result not in. */
+export type RunInputsFilter = { kind: 'pending' };
 
 export interface RunsQuery {
   since?: string;
@@ -400,11 +397,15 @@ export interface Store extends DeliverySink {
   run(id: string): Promise<RunRecord | null>;
   /**
    * A run's inputs in the order they were recorded, with their submissions' answers and
-   * results: all of them, or `only` those that need a person or those still waiting.
+   * results: all of them, or `only` those still waiting for their result.
    */
   runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]>;
-  /** How many inputs of a run came to each outcome (and result): one GROUP BY, whatever the run's size. */
-  runCounts(runId: string): Promise<RunSummary['counts']>;
+  /**
+   * How many inputs of a run came to each outcome (and result), and the inputs that need a
+   * person (denied or cancelled, unknown, accepted and waiting since before `waitingSince`):
+   * one pass over the run's inputs, whatever its size, then those rows alone.
+   */
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }>;
   /** The submission of a claim, as it stands now. */
   submission(ref: string): Promise<SubmissionRecord | null>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */

@@ -54,6 +54,10 @@ export interface Dialect {
   each(n: number): string;
   /** A JSON column as text, for LIKE (PostgreSQL's JSONB needs a cast). */
   text(column: string): string;
+  /** A subquery of the integers in the JSON array of the nth parameter. */
+  eachInteger(n: number): string;
+  /** The non-null values of an expression over a group, joined by commas. */
+  joined(expression: string): string;
 }
 
 /** The proposals, contracts and deliveries found to hold a person's data (`store forget`). */
@@ -100,7 +104,7 @@ const holds = (bodyHash: string): string => `(a.submission_id IS NULL OR a.outco
 /** The statements of the record in one dialect. */
 export type RecordSql = ReturnType<typeof recordSql>;
 
-export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
+export function recordSql({ prefix: t, param: p, now, each, text, eachInteger, joined }: Dialect) {
   const from = `${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const values = (count: number): string => Array.from({ length: count }, (_, i) => p(i + 1)).join(', ');
   const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
@@ -201,15 +205,24 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
         `SELECT ri.run_id, ${EFFECTIVE} AS effective, r.outcome AS result_outcome, count(*) AS n FROM ${inputsFrom} WHERE ri.run_id IN (${each(1)}) GROUP BY ri.run_id, ${EFFECTIVE}, r.outcome`,
         [JSON.stringify(runIds)],
       ),
-    /** A run's inputs, in the order recorded, with what their submissions came to; all, or only some (RunInputsFilter). */
-    runInputs: (runId: string, only?: RunInputsFilter) => {
+    /**
+     * One run's counts (as runCounts) and, in the same pass, the row ids of the inputs that
+     * need a person: denied or cancelled, unknown, accepted and waiting since before `waitingSince`.
+     */
+    runNeeds: (runId: string, waitingSince: string) =>
+      statement(
+        `SELECT ${EFFECTIVE} AS effective, r.outcome AS result_outcome, count(*) AS n,
+           ${joined(`CASE WHEN r.outcome IN ('denied', 'cancelled') OR (ri.submission_id IS NOT NULL AND (a.outcome IS NULL OR a.outcome = 'unknown'))
+             OR (a.outcome = 'accepted' AND r.outcome IS NULL AND s.sent_at < ${p(2)}) THEN ri.id END`)} AS needing
+         FROM ${inputsFrom} WHERE ri.run_id = ${p(1)} GROUP BY ${EFFECTIVE}, r.outcome`,
+        [runId, waitingSince],
+      ),
+    /** A run's inputs, in the order recorded, with what their submissions came to: all, those still due, or those of `ids`. */
+    runInputs: (runId: string, only?: RunInputsFilter | { kind: 'ids'; ids: readonly number[] }) => {
       const params: unknown[] = [runId];
       let part = '';
       if (only?.kind === 'pending') part = `AND a.outcome = 'accepted' AND a.id_contrato IS NOT NULL AND r.outcome IS NULL`;
-      if (only?.kind === 'needing') {
-        part = `AND (r.outcome IN ('denied', 'cancelled') OR (ri.submission_id IS NOT NULL AND (a.outcome IS NULL OR a.outcome = 'unknown'))
-          OR (a.outcome = 'accepted' AND r.outcome IS NULL AND s.sent_at < ${p(params.push(only.waitingSince))}))`;
-      }
+      if (only?.kind === 'ids') part = `AND ri.id IN (${eachInteger(params.push(JSON.stringify(only.ids)))})`;
       return statement(
         `SELECT ri.file, ri.sheet_row, ri.id_proposta, ri.outcome, s.ref, ri.reason, ${EFFECTIVE} AS effective, s.sent_at, a.id_contrato, a.erros, a.message,
            r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason
@@ -568,6 +581,11 @@ export function toRun(row: Row): RunRecord {
     leaseUntil: str(row.lease_until),
     readAt: str(row.read_at),
   };
+}
+
+/** The row ids of runNeeds' `needing` column (comma-joined, per group). */
+export function needingIds(rows: Row[]): number[] {
+  return rows.flatMap((row) => (row.needing === null || row.needing === undefined || row.needing === '' ? [] : String(row.needing).split(',').map(Number)));
 }
 
 /** The counts of `runCounts`' rows. */

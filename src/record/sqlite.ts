@@ -43,7 +43,7 @@ import type {
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, needingIds, recordSql, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -287,6 +287,8 @@ const SQL = recordSql({
   now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
   each: (n) => `SELECT value FROM json_each(?${n})`,
   text: (column) => column,
+  eachInteger: (n) => `SELECT value FROM json_each(?${n})`,
+  joined: (expression) => `group_concat(${expression})`,
 });
 
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
@@ -672,8 +674,12 @@ export class SqliteStore implements Store {
     return this.read(() => this.all(this.sql.runInputs(runId, only)).map(toRunInput));
   }
 
-  runCounts(runId: string): Promise<RunSummary['counts']> {
-    return this.read(() => toCounts(this.all(this.sql.runCounts([runId]))));
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
+    return this.read(() => {
+      const rows = this.all(this.sql.runNeeds(runId, waitingSince));
+      const ids = needingIds(rows);
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : this.all(this.sql.runInputs(runId, { kind: 'ids', ids })).map(toRunInput) };
+    });
   }
 
   submission(ref: string): Promise<SubmissionRecord | null> {

@@ -201,7 +201,7 @@ export class FakeStore implements Store {
     return Promise.reject(new Error('FakeStore does not read inputs back'));
   }
 
-  runCounts(): Promise<never> {
+  runNeeds(): Promise<never> {
     return Promise.reject(new Error('FakeStore does not count inputs'));
   }
 

@@ -538,9 +538,11 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect(inputs[5]?.reason).toBe('cpf: check digit');
       expect((await store.submission(approved))?.run).toBe(start.id);
       // Parts of a run: what needs a person (denied, unknown), what is still due (none here), the counts alone.
-      expect((await other.runInputs(start.id, { kind: 'needing', waitingSince: new Date(Date.now() + 60_000).toISOString() })).map((i) => i.idProposta)).toEqual(['P2', 'P4']);
+      const needs = await other.runNeeds(start.id, new Date(Date.now() + 60_000).toISOString());
+      expect(needs.needing.map((i) => i.idProposta)).toEqual(['P2', 'P4']);
+      expect(needs.needing[0]?.result?.reason).toBe('margem');
+      expect(needs.counts.reduce((n, c) => n + c.n, 0)).toBe(7);
       expect(await other.runInputs(start.id, { kind: 'pending' })).toEqual([]);
-      expect((await other.runCounts(start.id)).reduce((n, c) => n + c.n, 0)).toBe(7);
 
       await store.startRun({ ...runOf('r-20261127-1800-b00'), profile: 'homolog', startedAt: '2026-11-27T18:00:00.000Z' });
       await store.endRun(start.id, new Date().toISOString());
