@@ -181,6 +181,11 @@ export type StoreInput =
   | { action: 'prune'; before: string | undefined }
   | { action: 'forget'; cpf: string | undefined; proposal: string | undefined; dryRun: boolean };
 
+export type RunsInput =
+  | { action: 'list'; limit: number; since: string | undefined }
+  | { action: 'show'; id: string; report: string | undefined }
+  | { action: 'wait'; id: string; timeout: number | undefined };
+
 export type SchemaInput = Record<string, never>;
 /** `completion <shell>`: the script cli.ts generated from the program; or `--profiles`: the profile names. */
 export type VersionInput = Record<string, never>;
@@ -207,6 +212,7 @@ export interface CommandInputs {
   events: EventsInput;
   settle: SettleInput;
   store: StoreInput;
+  runs: RunsInput;
   schema: SchemaInput;
   completion: CompletionInput;
   version: VersionInput;
@@ -220,6 +226,8 @@ export interface Context {
   readonly io: Io;
   readonly env: Record<string, string | undefined>;
   readonly globals: GlobalOptions;
+  /** The command line's arguments after the program (a run records them, secrets redacted). */
+  readonly argv: readonly string[];
   /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly when it fires. */
   readonly signal: AbortSignal;
   /** Register a closer (server, agent, store) that runs however the command ends. */

@@ -431,6 +431,34 @@ export function buildProgram(
       await dispatch('events', { action: 'check', to: o.to, sandbox: o.sandbox, secret: o.secret }, globals());
     });
 
+  const runs = program
+    .command('runs')
+    .description(help('help.runs'))
+    .option('--limit <n>', help('help.runs.limit'), parsePositiveInt, 20)
+    .option('--since <when>', help('help.runs.since'))
+    .addHelpText('after', examples('econsig runs', 'econsig runs --since 1d --json', 'econsig --profile homolog runs --limit 5'))
+    .action(async (o) => {
+      await dispatch('runs', { action: 'list', limit: o.limit, since: o.since }, globals());
+    });
+  runs
+    .command('show')
+    .description(help('help.runs.show'))
+    .argument('<id>', help('help.runs.id'))
+    .option('--report <file>', help('help.runs.report'))
+    .addHelpText('after', examples('econsig runs show last', 'econsig runs show r-20261127-1700-a3f --json', 'econsig runs show last --report ledger.html') + `\n${help('help.runs.showExitCode')}\n`)
+    .action(async (id, o) => {
+      await dispatch('runs', { action: 'show', id, report: o.report }, globals());
+    });
+  runs
+    .command('wait')
+    .description(help('help.runs.wait'))
+    .argument('<id>', help('help.runs.id'))
+    .option('--timeout <seconds>', help('help.runs.timeout'), parsePositiveSeconds)
+    .addHelpText('after', examples('econsig runs wait last --timeout 3600   # help.ex.runsCi', 'econsig runs wait r-20261127-1700-a3f --json') + `\n${help('help.runs.waitExitCode')}\n`)
+    .action(async (id, o) => {
+      await dispatch('runs', { action: 'wait', id, timeout: o.timeout }, globals());
+    });
+
   const store = program
     .command('store')
     .description(help('help.store'))

@@ -27,6 +27,7 @@ const commandModules: Record<CommandName, () => Promise<unknown>> = {
   events: () => import('./commands/events.js'),
   settle: () => import('./commands/settle.js'),
   store: () => import('./commands/store.js'),
+  runs: () => import('./commands/runs.js'),
   schema: () => import('./commands/schema.js'),
   completion: () => import('./commands/completion.js'),
   version: () => import('./commands/version.js'),
@@ -71,7 +72,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     io = createIo({ env, ...streams, json: globals.json, color: globals.color, verbose: globals.verbose, reveal: globals.reveal, lang });
     untrap ??= trapSignals(abort);
     const mod = (await commandModules[name]()) as CommandModule<typeof name>;
-    const ctx: Context = { io, env, globals, signal: abort.signal, defer: (close) => closers.push(close) };
+    const ctx: Context = { io, env, globals, argv: argv.slice(2), signal: abort.signal, defer: (close) => closers.push(close) };
     result = await mod.run(input, ctx);
     return result;
   };

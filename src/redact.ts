@@ -74,6 +74,25 @@ export function redactHeaders(headers: Readonly<Record<string, string>>, credent
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) || named.has(name.toLowerCase()) ? REDACTED : value]));
 }
 
+/**
+ * A command line as it may be recorded (a run's `command`) and shown: the value of every
+ * secret-named flag (`--token x`, `--secret=x`) cut out, and each argument redacted as text
+ * that may hold a credential (redactToken: a bearer, a secret-named field; a URL's password).
+ * Arguments with spaces are quoted, so the line reads as it was typed.
+ */
+export function redactCommandLine(args: readonly string[]): string {
+  const shown: string[] = [];
+  let hideNext = false;
+  for (const arg of args) {
+    const flag = /^--?([\w-]+)(=.*)?$/s.exec(arg);
+    if (hideNext) shown.push(REDACTED);
+    else if (flag && isSecretName(flag[1] as string) && flag[2] !== undefined) shown.push(`--${flag[1]}=${REDACTED}`);
+    else shown.push(redactConnectionStringIn(redactToken(arg, undefined), undefined));
+    hideNext = !hideNext && flag !== null && isSecretName(flag[1] as string) && flag[2] === undefined && !/^--(with|no)-/.test(arg);
+  }
+  return ['econsig', ...shown].map((arg) => (/^[\w@%+=:,./\[\]-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`)).join(' ');
+}
+
 /** sslcert and sslrootcert name files; a certificate pasted in their place is not shown either. */
 const CONTENT_PARAMS = new Set(['sslcert', 'sslrootcert']);
 const isContent = (value: string): boolean => /-----BEGIN|[\r\n]/.test(value) || value.length > 1024;

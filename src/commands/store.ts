@@ -3,13 +3,13 @@
  * docs/privacy.md): the flags checked before the store opens, one call of the record, the
  * report to ui/.
  */
-import { userInfo } from 'node:os';
 import type { Context, StoreInput } from '../cli-inputs.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { isValidCpf } from '../domain/brazil.js';
 import { sinceInstant } from '../domain/since.js';
 import { msg, personal } from '../i18n/index.js';
 import { openSettingsStore } from '../record/open.js';
+import { systemUser } from '../flows/runs.js';
 import type { ForgetTarget } from '../record/record.js';
 import { resolveSettings } from '../settings/settings.js';
 import { renderStoreNotice } from '../ui/history-output.js';
@@ -28,15 +28,6 @@ export function forgetTarget(input: Extract<StoreInput, { action: 'forget' }>): 
   const digits = (cpf as string).replace(CPF_PUNCTUATION, '');
   if (!isValidCpf(digits)) throw new UsageError(msg('store.badCpf', { value: personal('cpf', cpf as string) }), msg('store.badCpfHint'));
   return { kind: 'cpf', cpf: digits };
-}
-
-/** The system user, for the deletion record; null where the system cannot say. */
-function systemUser(): string | null {
-  try {
-    return userInfo().username;
-  } catch {
-    return null;
-  }
 }
 
 export async function run(input: StoreInput, ctx: Context): Promise<number> {

@@ -24,7 +24,12 @@ import { msg } from '../i18n/index.js';
 import { isSheetInput } from '../sheets/kind.js';
 import { checkOutputPath } from '../safe-file.js';
 import { renderStoreNotice } from '../ui/history-output.js';
-import type { StoreNotice } from '../record/record.js';
+import type { Store, StoreNotice } from '../record/record.js';
+import { RunLog, readRun } from '../flows/runs.js';
+import type { ResultWaiter } from '../flows/result-waiter.js';
+import { redactCommandLine } from '../redact.js';
+import { renderRunEnded, renderRunStarted } from '../ui/runs-output.js';
+import { appendStepSummary } from '../ui/run-report.js';
 import { answerKeeper } from '../record/kept-answers.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
@@ -167,35 +172,29 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
     }
   }
   let notStored: StoreIncompleteError | undefined;
+  let runId: string | undefined;
   try {
     // With a team store and no --listen, the receiver is elsewhere: wait on the store alone.
     const wait = input.wait ? { listener: waitListener(settings), listen: !(values['database-url'] && !input.listen) } : undefined;
     const record = { home: settings.paths.home, databaseUrl: values['database-url'], payloadRetentionMs: payloadRetentionMs(values), onNotice: (notice: StoreNotice) => renderStoreNotice(io, notice), wait };
-    await withRecord(record, (store, waiter) => {
+    await withRecord(record, async (store, waiter) => {
       renderTarget(io, { profile: settings.profile.name, baseUrl, count: plan.toSend, invalid: plan.invalid, duplicates: plan.duplicates, ...(waiter ? { wait: waiter.mode } : {}) });
-      return submitReports(reports(), {
-        store,
-        ...(waiter ? { wait: { waiter, timeoutMs: values['wait-timeout'] * 1000 } } : {}),
-        profile: settings.profile.name,
-        baseUrl,
-        service: guardService(settings),
-        tokens: session.tokens,
-        ...(session.tls ? { tls: session.tls.connect } : {}),
-        requestTimeoutMs: values['request-timeout'] * 1000,
-        concurrency: values.concurrency,
-        force: input.force,
-        ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: msg('run.hintSandboxDown') } : {}),
-        unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
-        signal: ctx.signal,
-        onRetry: (info) => renderRetry(io, info),
-        progress,
-        keeper: answerKeeper(settings.paths.home, store),
-        repeated: plan.repeated,
-        onResult: (index, result) => {
-          sheetResults?.add(result);
-          tally.add(index, result);
-        },
-      });
+      // Every submit is a run (docs/cli-contract.md, "Runs"): recorded as it goes, its id said at its start and end.
+      const run = await RunLog.start(store, { command: redactCommandLine(ctx.argv), profile: settings.profile.name, baseUrl, service: guardService(settings), lang: io.lang, env: ctx.env });
+      runId = run.id;
+      sheetResults?.setRun(run.id);
+      renderRunStarted(io, run.id);
+      try {
+        await sendAll(store, waiter, run);
+      } finally {
+        const failed = await run.finish();
+        if (failed) renderNotice(io, msg('runs.writeFailed', { id: run.id, cause: failed.text ?? failed.message }));
+        // GitHub Actions shows the ledger on the job's page (with or without --wait).
+        if (ctx.env.GITHUB_STEP_SUMMARY) {
+          const view = await readRun(store, run.id, { usualMs: values['wait-timeout'] * 1000 }).catch(() => null);
+          if (view) appendStepSummary(io, ctx.env, view, values['wait-timeout'] * 1000);
+        }
+      }
     });
   } catch (error) {
     // The store failed during the run: the results (contract ids included) are still its
@@ -206,9 +205,38 @@ async function sendReports(sending: Sending, inputs: SubmitInputs): Promise<{ co
     progress.stop();
   }
   const interrupted = ctx.signal.aborted;
-  await finish(sheetResults, { interrupted, ...(notStored ? { notStored } : {}) });
+  await finish(sheetResults, { interrupted, runId, ...(notStored ? { notStored } : {}) });
+  if (runId) renderRunEnded(io, runId);
   if (notStored) return { code: notStored.exitCode, ...(tally.results ? { results: tally.results } : {}) };
-  if (input.report && tally.results) writeJunitReport(input.report, tally.results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io });
+  if (input.report && tally.results) writeJunitReport(input.report, tally.results, { seconds: (Date.now() - started) / 1000, timestamp: now.toISOString(), lang: io, runId });
   // Ctrl-C: what was in flight is recorded; running the same command again sends only the rest.
   return { code: interrupted ? ExitCode.interrupted : tally.exitCode(), ...(tally.results ? { results: tally.results } : {}) };
+
+  /** The batch, sent through the run's store and waiter. */
+  function sendAll(store: Store, waiter: ResultWaiter | undefined, run: RunLog): Promise<void> {
+    return submitReports(reports(), {
+      run,
+      store,
+      ...(waiter ? { wait: { waiter, timeoutMs: values['wait-timeout'] * 1000 } } : {}),
+      profile: settings.profile.name,
+      baseUrl,
+      service: guardService(settings),
+      tokens: session.tokens,
+      ...(session.tls ? { tls: session.tls.connect } : {}),
+      requestTimeoutMs: values['request-timeout'] * 1000,
+      concurrency: values.concurrency,
+      force: input.force,
+      ...(baseUrl === SANDBOX_BASE_URL ? { unreachableHint: msg('run.hintSandboxDown') } : {}),
+      unauthorizedHint: unauthorizedHint(session.plan, settings.profile.name),
+      signal: ctx.signal,
+      onRetry: (info) => renderRetry(io, info),
+      progress,
+      keeper: answerKeeper(settings.paths.home, store),
+      repeated: plan.repeated,
+      onResult: (index, result) => {
+        sheetResults?.add(result);
+        tally.add(index, result);
+      },
+    });
+  }
 }

@@ -82,3 +82,76 @@ export interface SubmitResult {
   elapsedMs?: number;
   idProposta: string | null;
 }
+
+/**
+ * A run's ledger (docs/cli-contract.md, "Runs"): where every input of one `submit` went.
+ * It balances: inputs = invalid + notSent + skipped + accepted + rejected + notFound +
+ * unknown, and accepted = approved + denied + cancelled + waiting. One that does not is a
+ * bug (an outcome this build does not place), reported as such.
+ */
+export interface Ledger {
+  inputs: number;
+  invalid: number;
+  notSent: number;
+  skipped: number;
+  accepted: number;
+  rejected: number;
+  notFound: number;
+  unknown: number;
+  approved: number;
+  denied: number;
+  cancelled: number;
+  waiting: number;
+}
+
+/** The parts the inputs split into, and the parts of `accepted`. */
+export const LEDGER_PARTS = ['invalid', 'notSent', 'skipped', 'accepted', 'rejected', 'notFound', 'unknown'] as const;
+export const ACCEPTED_PARTS = ['approved', 'denied', 'cancelled', 'waiting'] as const;
+export type LedgerPart = (typeof LEDGER_PARTS)[number] | (typeof ACCEPTED_PARTS)[number];
+
+/**
+ * Where an input goes in the ledger, by the outcome that counts for it (a submit outcome, or
+ * `not_sent`) and, when accepted, its contract's result; null for an outcome it does not know.
+ */
+export function ledgerPart(effective: string, result: string | null): LedgerPart | null {
+  switch (effective) {
+    case 'invalid':
+      return 'invalid';
+    // Nothing left for the service: interrupted, a token refused, a service unreachable, too many requests.
+    case 'not_sent':
+    case 'unauthorized':
+    case 'unavailable':
+    case 'rate_limited':
+      return 'notSent';
+    case 'skipped':
+      return 'skipped';
+    case 'rejected':
+      return 'rejected';
+    case 'not_found':
+      return 'notFound';
+    case 'unknown':
+      return 'unknown';
+    case 'accepted':
+      return result === 'approved' || result === 'denied' || result === 'cancelled' ? result : 'waiting';
+    default:
+      return null;
+  }
+}
+
+/** The ledger of `total` inputs counted by outcome; what it cannot place is left out, so it does not balance. */
+export function ledgerOf(total: number, counts: Iterable<{ effective: string; result: string | null; n: number }>): Ledger {
+  const ledger: Ledger = { inputs: total, invalid: 0, notSent: 0, skipped: 0, accepted: 0, rejected: 0, notFound: 0, unknown: 0, approved: 0, denied: 0, cancelled: 0, waiting: 0 };
+  for (const { effective, result, n } of counts) {
+    const part = ledgerPart(effective, result);
+    if (part === null) continue;
+    ledger[part] += n;
+    if ((ACCEPTED_PARTS as readonly string[]).includes(part)) ledger.accepted += n;
+  }
+  return ledger;
+}
+
+/** Whether both identities hold. */
+export function ledgerBalances(ledger: Ledger): boolean {
+  const sum = (parts: readonly LedgerPart[]): number => parts.reduce((total, part) => total + ledger[part], 0);
+  return ledger.inputs === sum(LEDGER_PARTS) && ledger.accepted === sum(ACCEPTED_PARTS);
+}

@@ -26,11 +26,19 @@ function xmlAttribute(text: string): string {
   return xmlText(text).replace(/["'\t\n]/g, (c) => ENTITIES[c] ?? c);
 }
 
+export interface JunitOptions {
+  seconds: number;
+  timestamp: string;
+  lang: Lang | Voice;
+  /** The run's id, a property of the suite. */
+  runId?: string | undefined;
+}
+
 /**
  * The JUnit report of a batch, for CI. It ends up beside CI logs, so a person's data in it is
  * masked as in the logs unless `lang` is a Voice that reveals it (--reveal).
  */
-export function junitXml(results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang | Voice }): string {
+export function junitXml(results: readonly SubmitResult[], options: JunitOptions): string {
   const reveal = typeof options.lang === 'object' && options.lang.reveal;
   // A file not sent (the guard, a copy in the batch, Ctrl-C, a 401 earlier) is a skipped
   // case, not a failure, and carries no contract id: the one named is another file's (issue 14).
@@ -57,6 +65,8 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="econsig" tests="${results.length}" failures="${failures}" skipped="${skipped}" time="${options.seconds.toFixed(3)}">`,
     `  <testsuite name="econsig submit" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${options.seconds.toFixed(3)}" timestamp="${options.timestamp}">`,
+    // The run (docs/cli-contract.md, "Runs"): `econsig runs show <id>` in a later step.
+    ...(options.runId ? ['    <properties>', `      <property name="econsig.runId" value="${xmlAttribute(options.runId)}"/>`, '    </properties>'] : []),
     ...cases,
     '  </testsuite>',
     '</testsuites>',
@@ -68,7 +78,7 @@ export function junitXml(results: readonly SubmitResult[], options: { seconds: n
  * Write the report file (0600: its messages may quote a person's data); a path that cannot be
  * written is a local storage failure (exit 74), a link or a FIFO there a refusal (exit 2).
  */
-export function writeJunitReport(path: string, results: readonly SubmitResult[], options: { seconds: number; timestamp: string; lang: Lang | Voice }): void {
+export function writeJunitReport(path: string, results: readonly SubmitResult[], options: JunitOptions): void {
   try {
     writeFileSafely(path, junitXml(results, options));
   } catch (error) {

@@ -4,17 +4,17 @@
  * waiter (before any POST) and closes them; `runSubmit` sends with them through an HTTP
  * client of its own, which it closes however it ends.
  */
-import { type Message, msg } from '../i18n/index.js';
+import { type Message, msg, say } from '../i18n/index.js';
 import { AuthError, ExitCode, UsageError } from '../errors.js';
 import { type Outcome, exitCodeFor, firstFailure } from '../domain/outcome.js';
 import { assertSafeTransport, createServiceClient, describeRequest, type RequestDescription, type RetryInfo } from '../service/client.js';
 import { InsecureTransportError, InvalidBaseUrlError, InvalidTokenError } from '../service/errors.js';
 import { openStore } from '../record/open.js';
-import type { Store, StoreNotice } from '../record/record.js';
+import type { RunInput, Store, StoreNotice } from '../record/record.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import { storeId } from '../settings/home.js';
 import { type ListenerPlace, type ResultWaiter, startResultWaiter } from './result-waiter.js';
-import { type BatchProgress, StoreIncompleteError, type SubmitItem, sendItems } from './submit-batch.js';
+import { type BatchProgress, type RunInputs, StoreIncompleteError, type SubmitItem, sendItems } from './submit-batch.js';
 import type { TokenSource } from '../service/token-source.js';
 import type { TlsConnectOptions } from '../settings/tls-files.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
@@ -73,6 +73,8 @@ export interface RunSubmitOptions {
   progress?: BatchProgress;
   /** Where answers go that the store refuses (record/kept-answers.ts). */
   keeper?: AnswerKeeper;
+  /** The run this is (flows/runs.ts): every input recorded in it as its fate is known. */
+  run?: RunInputs;
 }
 
 
@@ -95,6 +97,13 @@ export function invalidResult(report: FileReport): SubmitResult {
     // An invalid file still names its proposal when it has one (issue 24).
     idProposta: report.idProposta ?? null,
   };
+}
+
+/** An invalid (or unreadable) file or row as its run records it: its first problem, in English (the record's language). */
+export function invalidInput(report: FileReport): RunInput {
+  const first = report.errors[0];
+  const reason = first ? `${first.path ? `${first.path}: ` : ''}${say('en', first.message)}` : null;
+  return { file: report.file, row: report.row ?? null, idProposta: null, outcome: 'invalid', ref: null, reason };
 }
 
 /**
@@ -175,6 +184,7 @@ export async function submitReports(reports: Reports, options: StreamSubmitOptio
     for await (const report of reports) {
       const at = index++;
       if (!(report.ok && report.value)) {
+        options.run?.add(invalidInput(report));
         options.onResult(at, invalidResult(report));
         continue;
       }
@@ -198,6 +208,7 @@ export async function submitReports(reports: Reports, options: StreamSubmitOptio
       now: options.now ?? (() => new Date()),
       ...(options.progress ? { progress: options.progress } : {}),
       keeper: options.keeper,
+      run: options.run,
       repeated: options.repeated,
       onSettled: (position, result) => {
         const at = reportOf.get(position) as number;

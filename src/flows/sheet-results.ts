@@ -13,6 +13,8 @@ export interface SheetResults {
   expect(report: FileReport): void;
   /** A report's final result, in any order. */
   add(result: SubmitResult): void;
+  /** The run the rows belong to (their `run` column), before the first result. */
+  setRun(id: string): void;
   /** Write the finished files; their paths. */
   finish(): Promise<string[]>;
   /** The sheets given that get no results file: no data row was read (the header failed). */
@@ -33,6 +35,9 @@ export async function openSheetResults(sheets: readonly SheetInput[], flag: stri
     },
     add(result) {
       if (result.row !== undefined) writers.get(result.file)?.add(result);
+    },
+    setRun(id) {
+      for (const writer of writers.values()) writer.setRun(id);
     },
     async finish() {
       const paths: string[] = [];

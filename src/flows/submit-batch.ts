@@ -22,7 +22,8 @@ import {
 } from '../service/errors.js';
 import type { ServiceClient } from '../service/client.js';
 import { TokenEndpointUnavailableError, TokenRefusedError } from '../service/oauth.js';
-import type { AnswerRecord, Store, SubmissionRecord } from '../record/record.js';
+import type { AnswerRecord, RunInput, Store, SubmissionRecord } from '../record/record.js';
+import { isLive } from './runs.js';
 import type { AnswerKeeper } from '../record/kept-answers.js';
 import type { ResultWaiter } from './result-waiter.js';
 import { type Message, type Value, localTime, msg, personal, say } from '../i18n/index.js';
@@ -95,6 +96,8 @@ export interface SubmitItem {
 
 export interface BatchProgress {
   onSending?(item: SubmitItem): void;
+  /** The proposal is in flight in another live run: its answer is awaited from the store. */
+  onHeldElsewhere?(item: SubmitItem, run: string): void;
   onAnswer?(result: SubmitResult): void;
   onWaiting?(result: SubmitResult): void;
   onResult?(result: SubmitResult): void;
@@ -120,6 +123,14 @@ export interface BatchOptions {
   progress?: BatchProgress;
   /** Where answers go that the store refuses (record/kept-answers.ts); without one they are only named. */
   keeper?: AnswerKeeper | undefined;
+  /** The run this batch is (flows/runs.ts): each claim names it, each item is recorded in it as its fate is known. */
+  run?: RunInputs | undefined;
+}
+
+/** Where a run records its inputs (flows/runs.ts, RunLog). */
+export interface RunInputs {
+  readonly id: string;
+  add(input: RunInput): void;
 }
 
 /**
@@ -265,8 +276,47 @@ function heldResult(item: SubmitItem, hash: string, earlier: SubmissionRecord): 
 }
 
 type Prepared =
-  | { kind: 'settled'; result: SubmitResult }
+  /** Held by an earlier submission: `earlier` speaks for the item when the result reports it (or it is unknown). */
+  | { kind: 'settled'; result: SubmitResult; earlier: SubmissionRecord | null }
   | { kind: 'ready'; ref: string; payload: string; overridden: SubmissionRecord | null };
+
+/** Answers of a claim whose request created nothing: the proposal is free again. */
+const NOTHING_SENT: readonly string[] = ['skipped', 'unauthorized', 'unavailable', 'rate_limited'];
+
+/** How often a proposal in flight in another live run is looked at again. */
+const IN_FLIGHT_POLL_MS = 100;
+
+/**
+ * A proposal claimed by another run that still lives (its lease renewed) and not answered
+ * yet: its answer is awaited from the store, then reported as this item's (issue 26: the
+ * second of two runs started together does not call the first's claims a failure). The
+ * submission as it stands once answered, once its run is gone (then it is unknown), or on abort.
+ */
+async function answeredElsewhere(earlier: SubmissionRecord, options: BatchOptions): Promise<SubmissionRecord> {
+  let latest = earlier;
+  while (latest.answer === null && latest.run !== null && !options.signal.aborted) {
+    const run = await options.store.run(latest.run);
+    if (!run || !isLive(run)) break;
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+    latest = (await options.store.submission(latest.ref)) ?? latest;
+  }
+  return latest;
+}
+
+/** The item's result from the other run's answer, said as in flight in that run. */
+function inFlightResult(item: SubmitItem, hash: string, answered: SubmissionRecord): SubmitResult {
+  const answer = answered.answer as AnswerRecord;
+  const run = answered.run ?? '';
+  if (answer.outcome === 'accepted') {
+    const held = heldResult(item, hash, answered);
+    return { ...held, message: msg('runs.inFlight', { run, message: held.message }) };
+  }
+  const partial = base(item);
+  partial.httpStatus = answer.httpStatus;
+  partial.erros = answer.erros;
+  partial.idContrato = answer.idContrato;
+  return withOutcome(partial, answer.outcome as Outcome, msg('runs.inFlight', { run, message: answer.message ?? answer.outcome }));
+}
 
 /** The guard and the claim, in one store transaction: what must hold before a POST may leave. */
 async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepared> {
@@ -282,9 +332,23 @@ async function prepare(item: SubmitItem, options: BatchOptions): Promise<Prepare
     profile: options.profile,
     at: options.now().toISOString(),
     force: options.force,
+    run: options.run?.id ?? null,
   });
-  if (claim.kind === 'held') return { kind: 'settled', result: heldResult(item, hash, claim.earlier) };
-  return { kind: 'ready', ref: claim.ref, payload, overridden: claim.overridden };
+  if (claim.kind === 'claimed') return { kind: 'ready', ref: claim.ref, payload, overridden: claim.overridden };
+  if (claim.earlier.answer !== null || claim.earlier.run === null) return settledBy(item, hash, claim.earlier);
+  options.progress?.onHeldElsewhere?.(item, claim.earlier.run);
+  const answered = await answeredElsewhere(claim.earlier, options);
+  if (answered.answer === null) return settledBy(item, hash, answered);
+  // The other run's answer says nothing was sent (interrupted, a 401, unreachable, 429): this run claims it.
+  if (NOTHING_SENT.includes(answered.answer.outcome)) return prepare(item, options);
+  return { kind: 'settled', result: inFlightResult(item, hash, answered), earlier: answered };
+}
+
+/** Held by an earlier submission: reported from it; it speaks for the item unless it holds other data (a skip). */
+function settledBy(item: SubmitItem, hash: string, earlier: SubmissionRecord): Prepared {
+  const result = heldResult(item, hash, earlier);
+  const unknown = earlier.answer === null || earlier.answer.outcome === 'unknown';
+  return { kind: 'settled', result, earlier: result.outcome !== 'skipped' || unknown ? earlier : null };
 }
 
 /** The answer of a claim whose POST never left: `skipped`, which frees its proposal for the next run. */
@@ -427,8 +491,13 @@ export async function sendItems(items: BatchItems, options: StreamOptions): Prom
   // One proposal listed twice in a batch is sent once, whatever the concurrency: the later
   // copies are settled from the first (deterministic, in input order), as soon as it is.
   const firsts = new Map<string, First & { position: number; settled?: SubmitResult; copies: Array<{ position: number; item: SubmitItem }> }>();
+  /** The item's fate in the run: the submission that speaks for it, or what the run made of it alone. */
+  const record = (item: SubmitItem, outcome: 'sent' | 'skipped' | 'not_sent', ref: string | null = null, reason: Message | null = null): void =>
+    options.run?.add({ file: item.file, row: item.row ?? null, idProposta: item.body.idProposta, outcome, ref, reason: reason && say('en', reason) });
   const settleCopy = (position: number, item: SubmitItem, first: First, settled: SubmitResult): void => {
     const result = copyOf(item, first, settled);
+    // A later copy of a proposal in this run: sent once, under its first input.
+    record(item, 'skipped', null, result.message);
     options.onSettled(position, result);
     options.progress?.onAnswer?.(result);
   };
@@ -539,6 +608,7 @@ export async function sendItems(items: BatchItems, options: StreamOptions): Prom
       if (stopped()) {
         // Taken as the batch stopped: not sent, not claimed.
         const result = notSent(item);
+        record(item, 'not_sent', null, result.message);
         settle(position, item, result);
         options.progress?.onAnswer?.(result);
         return;
@@ -551,9 +621,13 @@ export async function sendItems(items: BatchItems, options: StreamOptions): Prom
         if (!(error instanceof StorageError)) throw error;
         writeError ??= error;
         const result = withOutcome(base(item), 'skipped', msg('run.claimNotRecorded', { cause: error.text ?? error.message }), error.hintText);
+        record(item, 'not_sent', null, result.message);
         settle(position, item, result);
         continue;
       }
+      if (ready.kind === 'ready') record(item, 'sent', ready.ref);
+      else if (ready.earlier) record(item, 'sent', ready.earlier.ref);
+      else record(item, 'skipped', null, ready.result.message);
       let result: SubmitResult;
       if (ready.kind === 'settled') {
         result = ready.result;
@@ -577,6 +651,7 @@ export async function sendItems(items: BatchItems, options: StreamOptions): Prom
   // sent (and not recorded), yet every file gets its line (issue 14), those never sent included.
   for (let next = await take(); next !== undefined; next = await take()) {
     const result = notSent(next.item);
+    record(next.item, 'not_sent', null, result.message);
     settle(next.position, next.item, result);
     options.progress?.onAnswer?.(result);
   }

@@ -39,6 +39,7 @@ import * as settle from './settle.js';
 import * as events from './events.js';
 import * as trigger from './trigger.js';
 import * as sandbox from './sandbox.js';
+import * as runs from './runs.js';
 import { maskPersonal, type PersonalKind } from '../redact.js';
 
 export type Lang = 'pt-BR' | 'en';
@@ -49,7 +50,7 @@ export function langOf(flag: string | undefined, env: Record<string, string | un
   return locale !== undefined && /^pt/i.test(locale) ? 'pt-BR' : 'en';
 }
 
-const AREAS = { run, rule, input, cli, validate, history, config, wizard, sheet, choice, auth, demo, watch, doctor, service, store, submit, tls, help, file, settle, events, trigger, sandbox } as const;
+const AREAS = { run, rule, input, cli, validate, history, config, wizard, sheet, choice, auth, demo, watch, doctor, service, store, submit, tls, help, file, settle, events, trigger, sandbox, runs } as const;
 
 /** Every key of every area. */
 export type MessageKey = { [Area in keyof typeof AREAS]: keyof (typeof AREAS)[Area]['en'] }[keyof typeof AREAS];

@@ -43,6 +43,7 @@ export function* forgetSteps(sql: RecordSql, request: ForgetRequest, hash: strin
   const proposals = new Set<string>(request.target.kind === 'proposal' ? [request.target.idProposta] : []);
   const contracts = new Set<string>();
   const deliveries: unknown[] = [];
+  const runInputs: unknown[] = [];
   const note = (row: Row): void => {
     if (row.id_proposta !== null && row.id_proposta !== undefined) proposals.add(text(row.id_proposta));
     if (row.id_contrato !== null && row.id_contrato !== undefined) contracts.add(text(row.id_contrato));
@@ -50,18 +51,19 @@ export function* forgetSteps(sql: RecordSql, request: ForgetRequest, hash: strin
   for (const row of yield sql.forgetFind(request.target)) {
     note(row);
     if (row.source === 'delivery') deliveries.push(row.id);
+    if (row.source === 'run_input') runInputs.push(row.id);
   }
-  if (proposals.size + contracts.size > 0) for (const row of yield sql.forgetRelated({ proposals: [...proposals], contracts: [...contracts], deliveries })) note(row);
+  if (proposals.size + contracts.size > 0) for (const row of yield sql.forgetRelated({ proposals: [...proposals], contracts: [...contracts], deliveries, runInputs })) note(row);
 
-  const targets = { proposals: [...proposals].sort(), contracts: [...contracts].sort(), deliveries };
-  const rows = { submissions: 0, answers: 0, results: 0, deliveries: 0 };
+  const targets = { proposals: [...proposals].sort(), contracts: [...contracts].sort(), deliveries, runInputs };
+  const rows = { submissions: 0, answers: 0, results: 0, deliveries: 0, runInputs: 0 };
   for (const table of FORGET_TABLES) {
-    rows[table] = (yield request.dryRun ? sql.forgetCount(table, targets) : sql.forgetClear(table, targets, request.at)).length;
+    rows[table === 'run_inputs' ? 'runInputs' : table] = (yield request.dryRun ? sql.forgetCount(table, targets) : sql.forgetClear(table, targets, request.at)).length;
   }
   const earlier = hash === null ? [] : (yield sql.deletionsOf(hash)).map(toDeletion);
   let deletion: DeletionRecord | null = null;
   if (!request.dryRun && hash !== null) {
-    const total = rows.submissions + rows.answers + rows.results + rows.deliveries;
+    const total = rows.submissions + rows.answers + rows.results + rows.deliveries + rows.runInputs;
     deletion = { at: request.at, kind: request.target.kind, identifierHash: hash, rows: total, by: request.by };
     yield sql.insertDeletion(deletion);
   }

@@ -41,13 +41,20 @@ import type {
   LegacyEntry,
   PruneReport,
   ResultRecord,
+  RunInput,
+  RunInputRecord,
+  RunInputsFilter,
+  RunRecord,
+  RunsQuery,
+  RunStart,
+  RunSummary,
   SettleRequest,
   Store,
   StoredDelivery,
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, needingIds, recordSql, RESULT_COLUMNS, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 /** Serialises migrations of one database across processes (pg_advisory_xact_lock key). */
 const MIGRATION_LOCK = 4_020_015;
@@ -167,6 +174,37 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX econsig_deliveries_contract ON econsig_deliveries (id_contrato, id);
    CREATE INDEX econsig_deliveries_proposal ON econsig_deliveries (id_proposta, id);
    CREATE INDEX econsig_deliveries_outcome ON econsig_deliveries (outcome, id);`,
+  // Issue 26: every submit is a run (docs/cli-contract.md, "Runs"): its inputs, each with the
+  // submission that speaks for it; a submission names its run, whose lease says it lives.
+  `CREATE TABLE econsig_runs (
+     id BIGSERIAL PRIMARY KEY,
+     run_id TEXT NOT NULL UNIQUE,
+     started_at TIMESTAMPTZ NOT NULL,
+     ended_at TIMESTAMPTZ,
+     command TEXT NOT NULL,
+     profile TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     service TEXT NOT NULL,
+     lang TEXT NOT NULL,
+     by_user TEXT,
+     by_host TEXT,
+     by_ci TEXT,
+     pid INTEGER NOT NULL,
+     lease_until TIMESTAMPTZ NOT NULL
+   );
+   CREATE INDEX econsig_runs_started_at ON econsig_runs (started_at);
+   CREATE TABLE econsig_run_inputs (
+     id BIGSERIAL PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES econsig_runs (run_id),
+     file TEXT NOT NULL,
+     sheet_row INTEGER,
+     id_proposta TEXT,
+     outcome TEXT NOT NULL,
+     submission_id BIGINT,
+     reason TEXT
+   );
+   CREATE INDEX econsig_run_inputs_run ON econsig_run_inputs (run_id, id);
+   ALTER TABLE econsig_submissions ADD COLUMN run_id TEXT;`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -244,6 +282,8 @@ export class PostgresStore implements Store {
     now: 'clock_timestamp()',
     each: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)`,
     text: (column) => `${column}::text`,
+    eachInteger: (n) => `SELECT jsonb_array_elements_text($${n}::jsonb)::bigint`,
+    joined: (expression) => `string_agg((${expression})::text, ',')`,
   });
 
   private constructor(
@@ -620,6 +660,61 @@ export class PostgresStore implements Store {
       const salt = (await this.query(this.sql.salt()))[0]?.value;
       const hash = typeof salt === 'string' ? await identifierHash(salt, request.target) : null;
       return this.transaction((client) => runStepsAsync(forgetSteps(this.sql, request, hash), (statement) => this.query(statement, client)));
+    });
+  }
+
+  startRun(run: RunStart): Promise<boolean> {
+    return this.use(msg('store.teamCannotWrite'), async () => (await this.query(this.sql.insertRun(run))).length > 0);
+  }
+
+  recordRunInputs(runId: string, inputs: readonly RunInput[]): Promise<void> {
+    if (inputs.length === 0) return Promise.resolve();
+    return this.use(msg('store.teamCannotWrite'), () =>
+      this.transaction(async (client) => {
+        // PostgreSQL binds at most 65,535 parameters: 7 a row.
+        for (let i = 0; i < inputs.length; i += 5_000) await this.query(this.sql.insertRunInputs(runId, inputs.slice(i, i + 5_000)), client);
+      }),
+    );
+  }
+
+  renewRun(runId: string, leaseUntil: string): Promise<void> {
+    return this.use(msg('store.teamCannotWrite'), async () => void (await this.query(this.sql.renewRun(runId, leaseUntil))));
+  }
+
+  endRun(runId: string, endedAt: string): Promise<void> {
+    return this.use(msg('store.teamCannotWrite'), async () => void (await this.query(this.sql.endRun(runId, endedAt))));
+  }
+
+  runs(query: RunsQuery): Promise<RunSummary[]> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const runs = await this.query(this.sql.runs(query));
+      return runSummaries(runs, runs.length === 0 ? [] : await this.query(this.sql.runCounts(runs.map((r) => String(r.run_id)))));
+    });
+  }
+
+  run(id: string): Promise<RunRecord | null> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const [row] = await this.query(this.sql.run(id));
+      return row ? toRun(row) : null;
+    });
+  }
+
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
+    return this.use(msg('store.teamCannotRead'), async () => (await this.query(this.sql.runInputs(runId, only))).map(toRunInput));
+  }
+
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const rows = await this.query(this.sql.runNeeds(runId, waitingSince));
+      const ids = needingIds(rows);
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : (await this.query(this.sql.runInputs(runId, { kind: 'ids', ids }))).map(toRunInput) };
+    });
+  }
+
+  submission(ref: string): Promise<SubmissionRecord | null> {
+    return this.use(msg('store.teamCannotRead'), async () => {
+      const [row] = await this.query(this.sql.submission(ref));
+      return row ? toRecord(row) : null;
     });
   }
 

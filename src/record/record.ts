@@ -50,6 +50,8 @@ export interface SubmissionRecord {
   profile: string;
   /** When the claim was recorded, just before the POST left. */
   sentAt: string;
+  /** The run that sent it (null before runs were recorded). */
+  run: string | null;
   answer: AnswerRecord | null;
   result: ResultRecord | null;
 }
@@ -69,6 +71,8 @@ export interface ClaimRequest {
   at: string;
   /** --force: claim even when an earlier submission holds the proposal. */
   force: boolean;
+  /** The run it is part of. */
+  run?: string | null;
 }
 
 export type ClaimResult =
@@ -234,11 +238,88 @@ export interface ForgetReport {
   proposals: string[];
   contracts: string[];
   /** Rows that had a personal field cleared (or would have, with dryRun), by table. */
-  rows: { submissions: number; answers: number; results: number; deliveries: number };
+  rows: { submissions: number; answers: number; results: number; deliveries: number; runInputs: number };
   /** The record written (none with dryRun). */
   deletion: DeletionRecord | null;
   /** Earlier deletions of the same identifier, found by its hash. */
   earlier: DeletionRecord[];
+}
+
+/**
+ * A run: one `submit` as a whole (docs/cli-contract.md, "Runs"). Its id is short and
+ * typeable (`r-20261127-1700-a3f`, at most 32 characters of [A-Za-z0-9._:-]).
+ */
+export interface RunStart {
+  id: string;
+  startedAt: string;
+  /** The command line, secrets redacted. */
+  command: string;
+  profile: string;
+  baseUrl: string;
+  service: string;
+  /** The run's language: its reports speak it. */
+  lang: string;
+  by: RunBy;
+  /** The process that runs it, and until when its lease holds (renewed while it lives). */
+  pid: number;
+  leaseUntil: string;
+}
+
+/** Who ran it: the system user and host, and the CI job when CI said so. */
+export interface RunBy {
+  user: string | null;
+  host: string | null;
+  ci: string | null;
+}
+
+/** One input of a run as it is recorded, once its fate in the run is known. */
+export interface RunInput {
+  file: string;
+  /** A sheet's row. */
+  row: number | null;
+  idProposta: string | null;
+  /**
+   * What the run made of it without the service: `invalid`, `not_sent` (never sent:
+   * interrupted, refused earlier), `skipped` (held by another submission); `sent` when
+   * `ref` is its submission's: the answer and result are that submission's.
+   */
+  outcome: string;
+  /** The submission that speaks for it: this run's claim, or the earlier one it reports (in flight in another run, the same body accepted). */
+  ref: string | null;
+  /** Why, when no submission says it (an invalid file's first problem). English. */
+  reason: string | null;
+}
+
+export interface RunRecord extends RunStart {
+  endedAt: string | null;
+  /** The database's clock when it was read: a lease older than it has lapsed (the run died). */
+  readAt: string;
+}
+
+/** One input with what its submission came to. */
+export interface RunInputRecord extends RunInput {
+  /** The outcome that counts: the submission's answer (`unknown` when none), else the input's own. */
+  effective: string;
+  idContrato: string | null;
+  result: ResultRecord | null;
+  erros: AnswerRecord['erros'];
+  message: string | null;
+  sentAt: string | null;
+}
+
+/** A run with how many inputs came to each outcome (effective outcome, and the result when accepted). */
+export interface RunSummary {
+  run: RunRecord;
+  counts: Array<{ effective: string; result: FinalOutcome | null; n: number }>;
+}
+
+/** Part of a run's inputs: `pending`, accepted and its contract's result not in. */
+export type RunInputsFilter = { kind: 'pending' };
+
+export interface RunsQuery {
+  since?: string;
+  profile?: string;
+  limit: number;
 }
 
 export interface FollowOptions {
@@ -303,6 +384,30 @@ export interface Store extends DeliverySink {
    * writes a deletion record. Ids, outcomes and body hashes stay: the guard still holds.
    */
   forget(request: ForgetRequest): Promise<ForgetReport>;
+  /** A run begins: recorded with its lease. False when its id is taken already (make another). */
+  startRun(run: RunStart): Promise<boolean>;
+  /** Inputs of a run, appended as the run learns their fate (in one write). */
+  recordRunInputs(runId: string, inputs: readonly RunInput[]): Promise<void>;
+  /** The run still lives: its lease runs until `leaseUntil`. */
+  renewRun(runId: string, leaseUntil: string): Promise<void>;
+  endRun(runId: string, endedAt: string): Promise<void>;
+  /** Runs, newest first, each with its counts. */
+  runs(query: RunsQuery): Promise<RunSummary[]>;
+  /** A run by id, or `last` (the newest); null when there is none. */
+  run(id: string): Promise<RunRecord | null>;
+  /**
+   * A run's inputs in the order they were recorded, with their submissions' answers and
+   * results: all of them, or `only` those still waiting for their result.
+   */
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]>;
+  /**
+   * How many inputs of a run came to each outcome (and result), and the inputs that need a
+   * person (denied or cancelled, unknown, accepted and waiting since before `waitingSince`):
+   * one pass over the run's inputs, whatever its size, then those rows alone.
+   */
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }>;
+  /** The submission of a claim, as it stands now. */
+  submission(ref: string): Promise<SubmissionRecord | null>;
   /** Old journal lines, in file order, in one transaction; idempotent (a re-run adds nothing). */
   importLegacy(entries: readonly LegacyEntry[]): Promise<void>;
   /** Waits for pending writes, then closes. */

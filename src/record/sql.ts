@@ -23,6 +23,14 @@ import {
   recordedService,
   type ResultRecord,
   type StoredDelivery,
+  type RunInput,
+  type RunInputRecord,
+  type RunInputsFilter,
+  type RunRecord,
+  type RunsQuery,
+  type RunStart,
+  type RunSummary,
+  type FinalOutcome,
   type StoreNotice,
   type SubmissionRecord,
 } from './record.js';
@@ -46,6 +54,10 @@ export interface Dialect {
   each(n: number): string;
   /** A JSON column as text, for LIKE (PostgreSQL's JSONB needs a cast). */
   text(column: string): string;
+  /** A subquery of the integers in the JSON array of the nth parameter. */
+  eachInteger(n: number): string;
+  /** The non-null values of an expression over a group, joined by commas. */
+  joined(expression: string): string;
 }
 
 /** The proposals, contracts and deliveries found to hold a person's data (`store forget`). */
@@ -54,10 +66,12 @@ export interface ForgetTargets {
   contracts: readonly string[];
   /** Deliveries that quote the person without naming a proposal or contract. */
   deliveries: readonly unknown[];
+  /** Runs' inputs that quote the person without naming a proposal (an invalid file's name). */
+  runInputs: readonly unknown[];
 }
 
 /** The tables `store forget` clears fields of, in the order it clears them. */
-export const FORGET_TABLES = ['submissions', 'answers', 'results', 'deliveries'] as const;
+export const FORGET_TABLES = ['submissions', 'answers', 'results', 'deliveries', 'run_inputs'] as const;
 
 const DELETION_COLUMNS = 'at, kind, identifier_hash, row_count, done_by';
 const DELETION_SALT = 'deletion-salt';
@@ -66,9 +80,18 @@ export const RESULT_COLUMNS = 'id_contrato, at, outcome, status, reason';
 /** A delivery as `econsig events` reads it (toStoredDelivery). */
 const DELIVERY_COLUMNS = `id, received_at, webhook_id, body_hash, id_contrato, id_proposta, status, outcome, reason, verified, payload, payload_dropped_at,
   headers, duplicates, forwarded_at, forward_url, forward_status, forward_error`;
-const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at,
+const RECORD_COLUMNS = `s.ref, s.id_proposta, s.service, s.base_url, s.body_hash, s.file, s.profile, s.sent_at, s.run_id,
   a.submission_id AS answered, a.at AS answer_at, a.outcome AS answer_outcome, a.http_status, a.id_contrato, a.erros, a.message,
   r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason`;
+
+const RUN_COLUMNS = 'run_id, started_at, command, profile, base_url, service, lang, by_user, by_host, by_ci, pid, lease_until, ended_at';
+
+/**
+ * The outcome that counts for a run's input (`ri`): its submission's answer, `unknown` while
+ * it has none (sent, no answer recorded), `not_sent` for a claim released unsent (answer
+ * `skipped`); without a submission, the input's own (invalid, not_sent, skipped).
+ */
+const EFFECTIVE = `CASE WHEN ri.submission_id IS NULL THEN ri.outcome WHEN a.outcome IS NULL THEN 'unknown' WHEN a.outcome = 'skipped' THEN 'not_sent' ELSE a.outcome END`;
 
 /**
  * The guard's rule (record.ts, holdsProposal) in SQL, over `s` (submissions), `a` (answers)
@@ -81,7 +104,7 @@ const holds = (bodyHash: string): string => `(a.submission_id IS NULL OR a.outco
 /** The statements of the record in one dialect. */
 export type RecordSql = ReturnType<typeof recordSql>;
 
-export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
+export function recordSql({ prefix: t, param: p, now, each, text, eachInteger, joined }: Dialect) {
   const from = `${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const values = (count: number): string => Array.from({ length: count }, (_, i) => p(i + 1)).join(', ');
   const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
@@ -106,6 +129,13 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       }
       case 'results':
         return { params, where: `id_contrato IN ${list(targets.contracts)} AND reason IS NOT NULL`, set: () => 'reason = NULL' };
+      case 'run_inputs':
+        // The file name is required: cleared to the empty text.
+        return {
+          params,
+          where: `(id IN ${list(targets.runInputs)} OR id_proposta IN ${list(targets.proposals)}) AND (file <> '' OR reason IS NOT NULL)`,
+          set: () => "file = '', reason = NULL",
+        };
       case 'deliveries': {
         const where = `(id IN ${list(targets.deliveries)} OR id_proposta IN ${list(targets.proposals)} OR id_contrato IN ${list(targets.contracts)}) AND (payload IS NOT NULL OR reason IS NOT NULL)`;
         // Called only when the statement clears (a count binds no `at`).
@@ -113,6 +143,8 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       }
     }
   };
+  // Joined by the submission's row id (its primary key), not its ref: a run of 100,000 inputs is read in a third of the time.
+  const inputsFrom = `${t}run_inputs ri LEFT JOIN ${t}submissions s ON s.id = ri.submission_id LEFT JOIN ${t}answers a ON a.submission_id = ri.submission_id LEFT JOIN ${t}results r ON r.id_contrato = a.id_contrato`;
   const sql = {
     /** The newest submission that holds the request's proposal at its service, if any. */
     guard: (request: ClaimRequest) =>
@@ -121,8 +153,83 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
     unknown: (idProposta: string, service: string) =>
       statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.id_proposta = ${p(1)} AND s.service = ${p(2)} AND (a.submission_id IS NULL OR a.outcome = 'unknown') ORDER BY s.id DESC LIMIT 1`, [idProposta, service]),
     /** A claim (a journal's submission again is nothing new: `ref` is unique). */
-    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'service' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at'>) =>
-      statement(`INSERT INTO ${t}submissions (ref, id_proposta, service, base_url, body_hash, file, profile, sent_at) VALUES (${values(8)}) ON CONFLICT (ref) DO NOTHING`, [ref, s.idProposta, s.service, s.baseUrl, s.bodyHash, s.file, s.profile, s.at]),
+    insertSubmission: (ref: string, s: Pick<ClaimRequest, 'idProposta' | 'service' | 'baseUrl' | 'bodyHash' | 'file' | 'profile' | 'at' | 'run'>) =>
+      statement(`INSERT INTO ${t}submissions (ref, id_proposta, service, base_url, body_hash, file, profile, sent_at, run_id) VALUES (${values(9)}) ON CONFLICT (ref) DO NOTHING`, [
+        ref,
+        s.idProposta,
+        s.service,
+        s.baseUrl,
+        s.bodyHash,
+        s.file,
+        s.profile,
+        s.at,
+        s.run ?? null,
+      ]),
+    /** The submission of a claim. */
+    submission: (ref: string) => statement(`SELECT ${RECORD_COLUMNS} FROM ${from} WHERE s.ref = ${p(1)}`, [ref]),
+    /** A run begins; no row back when its id is taken. */
+    insertRun: (r: RunStart) =>
+      statement(
+        `INSERT INTO ${t}runs (${RUN_COLUMNS}) VALUES (${values(13)}) ON CONFLICT (run_id) DO NOTHING RETURNING run_id`,
+        [r.id, r.startedAt, r.command, r.profile, r.baseUrl, r.service, r.lang, r.by.user, r.by.host, r.by.ci, r.pid, r.leaseUntil, null],
+      ),
+    /** Inputs of a run, in one statement. */
+    insertRunInputs: (runId: string, inputs: readonly RunInput[]) => {
+      const params: unknown[] = [];
+      const param = (value: unknown): string => p(params.push(value));
+      // Each names its submission by row id, found by its ref once, here.
+      const rows = inputs.map(
+        (i) => `(${[runId, i.file, i.row, i.idProposta, i.outcome].map(param).join(', ')}, (SELECT id FROM ${t}submissions WHERE ref = ${param(i.ref)}), ${param(i.reason)})`,
+      );
+      return statement(`INSERT INTO ${t}run_inputs (run_id, file, sheet_row, id_proposta, outcome, submission_id, reason) VALUES ${rows.join(', ')}`, params);
+    },
+    renewRun: (runId: string, leaseUntil: string) => statement(`UPDATE ${t}runs SET lease_until = ${p(2)} WHERE run_id = ${p(1)} AND ended_at IS NULL`, [runId, leaseUntil]),
+    endRun: (runId: string, endedAt: string) => statement(`UPDATE ${t}runs SET ended_at = ${p(2)} WHERE run_id = ${p(1)}`, [runId, endedAt]),
+    /** A run by id; `last`, the newest. */
+    run: (id: string) =>
+      id === 'last'
+        ? statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs ORDER BY id DESC LIMIT 1`)
+        : statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs WHERE run_id = ${p(1)}`, [id]),
+    /** Runs newest first, filtered. */
+    runs: (query: RunsQuery) => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (query.since !== undefined) where.push(`started_at >= ${p(params.push(query.since))}`);
+      if (query.profile !== undefined) where.push(`profile = ${p(params.push(query.profile))}`);
+      const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      return statement(`SELECT ${RUN_COLUMNS}, ${now} AS read_at FROM ${t}runs ${filter} ORDER BY id DESC LIMIT ${p(params.push(query.limit))}`, params);
+    },
+    /** How many inputs of each run came to each outcome (and result). */
+    runCounts: (runIds: readonly string[]) =>
+      statement(
+        `SELECT ri.run_id, ${EFFECTIVE} AS effective, r.outcome AS result_outcome, count(*) AS n FROM ${inputsFrom} WHERE ri.run_id IN (${each(1)}) GROUP BY ri.run_id, ${EFFECTIVE}, r.outcome`,
+        [JSON.stringify(runIds)],
+      ),
+    /**
+     * One run's counts (as runCounts) and, in the same pass, the row ids of the inputs that
+     * need a person: denied or cancelled, unknown, accepted and waiting since before `waitingSince`.
+     */
+    runNeeds: (runId: string, waitingSince: string) =>
+      statement(
+        `SELECT ${EFFECTIVE} AS effective, r.outcome AS result_outcome, count(*) AS n,
+           ${joined(`CASE WHEN r.outcome IN ('denied', 'cancelled') OR (ri.submission_id IS NOT NULL AND (a.outcome IS NULL OR a.outcome = 'unknown'))
+             OR (a.outcome = 'accepted' AND r.outcome IS NULL AND s.sent_at < ${p(2)}) THEN ri.id END`)} AS needing
+         FROM ${inputsFrom} WHERE ri.run_id = ${p(1)} GROUP BY ${EFFECTIVE}, r.outcome`,
+        [runId, waitingSince],
+      ),
+    /** A run's inputs, in the order recorded, with what their submissions came to: all, those still due, or those of `ids`. */
+    runInputs: (runId: string, only?: RunInputsFilter | { kind: 'ids'; ids: readonly number[] }) => {
+      const params: unknown[] = [runId];
+      let part = '';
+      if (only?.kind === 'pending') part = `AND a.outcome = 'accepted' AND a.id_contrato IS NOT NULL AND r.outcome IS NULL`;
+      if (only?.kind === 'ids') part = `AND ri.id IN (${eachInteger(params.push(JSON.stringify(only.ids)))})`;
+      return statement(
+        `SELECT ri.file, ri.sheet_row, ri.id_proposta, ri.outcome, s.ref, ri.reason, ${EFFECTIVE} AS effective, s.sent_at, a.id_contrato, a.erros, a.message,
+           r.at AS result_at, r.outcome AS result_outcome, r.status AS result_status, r.reason AS result_reason
+         FROM ${inputsFrom} WHERE ri.run_id = ${p(1)} ${part} ORDER BY ri.id`,
+        params,
+      );
+    },
     /** The answer of a claim; a second answer replaces the first. */
     upsertAnswer: (ref: string, a: AnswerRecord) =>
       statement(
@@ -219,11 +326,14 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
     dropBodies: (before: string, at: string) =>
       statement(`UPDATE ${t}deliveries SET payload = NULL, payload_dropped_at = ${p(2)} WHERE payload IS NOT NULL AND received_at < ${p(1)}`, [before, at]),
     /**
-     * `store prune`, in this order: deliveries before `before`; submissions before it whose
+     * `store prune`, in this order: runs started before `before`, with their inputs; deliveries before `before`; submissions before it whose
      * answer frees the proposal (holdsProposal: not accepted, not unknown, answered), then
      * their answers; results before it that no remaining answer names. Each counts its rows.
      */
-    prune: (before: string): Array<[name: 'deliveries' | 'submissions' | 'answers' | 'results', Statement]> => [
+    prune: (before: string): Array<[name: 'runInputs' | 'runs' | 'deliveries' | 'submissions' | 'answers' | 'results', Statement]> => [
+      // Runs started before it, whole (their submissions were all sent before it: some go below).
+      ['runInputs', statement(`DELETE FROM ${t}run_inputs WHERE run_id IN (SELECT run_id FROM ${t}runs WHERE started_at < ${p(1)})`, [before])],
+      ['runs', statement(`DELETE FROM ${t}runs WHERE started_at < ${p(1)}`, [before])],
       ['deliveries', statement(`DELETE FROM ${t}deliveries WHERE received_at < ${p(1)}`, [before])],
       ['submissions', statement(`DELETE FROM ${t}submissions WHERE sent_at < ${p(1)} AND id IN (SELECT submission_id FROM ${t}answers WHERE outcome NOT IN ('accepted', 'unknown'))`, [before])],
       // PostgreSQL's answers went with their submissions (ON DELETE CASCADE); SQLite's are deleted here.
@@ -239,7 +349,8 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
       if (target.kind === 'proposal') {
         return statement(
           `SELECT 'submission' AS source, s.id, s.id_proposta, a.id_contrato FROM ${t}submissions s LEFT JOIN ${t}answers a ON a.submission_id = s.id WHERE s.id_proposta = ${p(1)}
-           UNION ALL SELECT 'delivery', id, id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta = ${p(1)}`,
+           UNION ALL SELECT 'delivery', id, id_proposta, id_contrato FROM ${t}deliveries WHERE id_proposta = ${p(1)}
+           UNION ALL SELECT 'run_input', id, id_proposta, NULL FROM ${t}run_inputs WHERE id_proposta = ${p(1)}`,
           [target.idProposta],
         );
       }
@@ -250,7 +361,8 @@ export function recordSql({ prefix: t, param: p, now, each, text }: Dialect) {
         `SELECT 'delivery' AS source, id, id_proposta, id_contrato FROM ${t}deliveries WHERE ${quotes('payload')} OR ${quotes('reason')}
          UNION ALL SELECT 'submission', id, id_proposta, NULL FROM ${t}submissions WHERE ${quotes('file')}
          UNION ALL SELECT 'answer', s.id, s.id_proposta, a.id_contrato FROM ${t}answers a JOIN ${t}submissions s ON s.id = a.submission_id WHERE ${quotes('a.message')} OR ${quotes(text('a.erros'))}
-         UNION ALL SELECT 'result', NULL, NULL, id_contrato FROM ${t}results WHERE ${quotes('reason')}`,
+         UNION ALL SELECT 'result', NULL, NULL, id_contrato FROM ${t}results WHERE ${quotes('reason')}
+         UNION ALL SELECT 'run_input', id, id_proposta, NULL FROM ${t}run_inputs WHERE ${quotes('file')} OR ${quotes('reason')}`,
         forms,
       );
     },
@@ -448,8 +560,66 @@ export function toRecord(row: Row): SubmissionRecord {
     file: strOrNull(row.file),
     profile: str(row.profile),
     sentAt: str(row.sent_at),
+    run: strOrNull(row.run_id),
     answer,
     result,
+  };
+}
+
+export function toRun(row: Row): RunRecord {
+  return {
+    id: str(row.run_id),
+    startedAt: str(row.started_at),
+    endedAt: strOrNull(row.ended_at),
+    command: str(row.command),
+    profile: str(row.profile),
+    baseUrl: str(row.base_url),
+    service: str(row.service),
+    lang: str(row.lang),
+    by: { user: strOrNull(row.by_user), host: strOrNull(row.by_host), ci: strOrNull(row.by_ci) },
+    pid: Number(row.pid),
+    leaseUntil: str(row.lease_until),
+    readAt: str(row.read_at),
+  };
+}
+
+/** The row ids of runNeeds' `needing` column (comma-joined, per group). */
+export function needingIds(rows: Row[]): number[] {
+  return rows.flatMap((row) => (row.needing === null || row.needing === undefined || row.needing === '' ? [] : String(row.needing).split(',').map(Number)));
+}
+
+/** The counts of `runCounts`' rows. */
+export function toCounts(rows: Row[]): RunSummary['counts'] {
+  return rows.map((row) => ({ effective: str(row.effective), result: strOrNull(row.result_outcome) as FinalOutcome | null, n: Number(row.n) }));
+}
+
+/** Runs (newest first) with their counts, from the rows of `runs` and `runCounts`. */
+export function runSummaries(runs: Row[], counts: Row[]): RunSummary[] {
+  const summaries = runs.map((row) => ({ run: toRun(row), counts: [] as RunSummary['counts'] }));
+  const byId = new Map(summaries.map((s) => [s.run.id, s]));
+  for (const row of counts) byId.get(str(row.run_id))?.counts.push(...toCounts([row]));
+  return summaries;
+}
+
+export function toRunInput(row: Row): RunInputRecord {
+  const erros = typeof row.erros === 'string' ? (JSON.parse(row.erros) as AnswerRecord['erros']) : ((row.erros as AnswerRecord['erros'] | null) ?? []);
+  const result =
+    row.result_outcome === null || row.result_outcome === undefined
+      ? null
+      : toResult({ id_contrato: row.id_contrato, at: row.result_at, outcome: row.result_outcome, status: row.result_status, reason: row.result_reason });
+  return {
+    file: str(row.file),
+    row: row.sheet_row === null || row.sheet_row === undefined ? null : Number(row.sheet_row),
+    idProposta: strOrNull(row.id_proposta),
+    outcome: str(row.outcome),
+    ref: strOrNull(row.ref),
+    reason: strOrNull(row.reason),
+    effective: str(row.effective),
+    idContrato: strOrNull(row.id_contrato),
+    result,
+    erros,
+    message: strOrNull(row.message),
+    sentAt: strOrNull(row.sent_at),
   };
 }
 

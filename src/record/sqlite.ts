@@ -30,13 +30,20 @@ import type {
   LegacyEntry,
   PruneReport,
   ResultRecord,
+  RunInput,
+  RunInputRecord,
+  RunInputsFilter,
+  RunRecord,
+  RunsQuery,
+  RunStart,
+  RunSummary,
   SettleRequest,
   Store,
   StoredDelivery,
   StoreNotice,
   SubmissionRecord,
 } from './record.js';
-import { closedError, eventsPage, historyPage, keptFate, keyServices, recordSql, resultOfDelivery, type Row, type Statement, toRecord, toResult, toStoredDelivery } from './sql.js';
+import { closedError, eventsPage, historyPage, keptFate, keyServices, needingIds, recordSql, resultOfDelivery, type Row, runSummaries, type Statement, toCounts, toRecord, toResult, toRun, toRunInput, toStoredDelivery } from './sql.js';
 
 export const DATABASE_FILE = 'econsig.db';
 const BUSY_TIMEOUT_MS = 15_000;
@@ -152,6 +159,37 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE deliveries ADD COLUMN forward_error TEXT;
    CREATE INDEX deliveries_proposal ON deliveries (id_proposta);
    CREATE INDEX deliveries_outcome ON deliveries (outcome);`,
+  // Issue 26: every submit is a run (docs/cli-contract.md, "Runs"): its inputs, each with the
+  // submission that speaks for it; a submission names its run, whose lease says it lives.
+  `CREATE TABLE runs (
+     id INTEGER PRIMARY KEY,
+     run_id TEXT NOT NULL UNIQUE,
+     started_at TEXT NOT NULL,
+     ended_at TEXT,
+     command TEXT NOT NULL,
+     profile TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     service TEXT NOT NULL,
+     lang TEXT NOT NULL,
+     by_user TEXT,
+     by_host TEXT,
+     by_ci TEXT,
+     pid INTEGER NOT NULL,
+     lease_until TEXT NOT NULL
+   );
+   CREATE INDEX runs_started_at ON runs (started_at);
+   CREATE TABLE run_inputs (
+     id INTEGER PRIMARY KEY,
+     run_id TEXT NOT NULL REFERENCES runs (run_id),
+     file TEXT NOT NULL,
+     sheet_row INTEGER,
+     id_proposta TEXT,
+     outcome TEXT NOT NULL,
+     submission_id INTEGER,
+     reason TEXT
+   );
+   CREATE INDEX run_inputs_run ON run_inputs (run_id, id);
+   ALTER TABLE submissions ADD COLUMN run_id TEXT;`,
 ];
 
 /** The migration (its version) after which every submission is keyed on its service. */
@@ -249,6 +287,8 @@ const SQL = recordSql({
   now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
   each: (n) => `SELECT value FROM json_each(?${n})`,
   text: (column) => column,
+  eachInteger: (n) => `SELECT value FROM json_each(?${n})`,
+  joined: (expression) => `group_concat(${expression})`,
 });
 
 /** The SQLite store. Create with `SqliteStore.open(home)`. */
@@ -594,6 +634,59 @@ export class SqliteStore implements Store {
     const report = await this.write(steps);
     this.emptyWal();
     return report;
+  }
+
+  async startRun(run: RunStart): Promise<boolean> {
+    return this.write(() => this.all(this.sql.insertRun(run)).length > 0);
+  }
+
+  recordRunInputs(runId: string, inputs: readonly RunInput[]): Promise<void> {
+    if (inputs.length === 0) return Promise.resolve();
+    return this.write(() => {
+      // SQLite binds at most 32,766 parameters: 7 a row.
+      for (let i = 0; i < inputs.length; i += 4_000) this.all(this.sql.insertRunInputs(runId, inputs.slice(i, i + 4_000)));
+    });
+  }
+
+  renewRun(runId: string, leaseUntil: string): Promise<void> {
+    return this.write(() => void this.all(this.sql.renewRun(runId, leaseUntil)));
+  }
+
+  endRun(runId: string, endedAt: string): Promise<void> {
+    return this.write(() => void this.all(this.sql.endRun(runId, endedAt)));
+  }
+
+  runs(query: RunsQuery): Promise<RunSummary[]> {
+    return this.read(() => {
+      const runs = this.all(this.sql.runs(query));
+      return runSummaries(runs, runs.length === 0 ? [] : this.all(this.sql.runCounts(runs.map((r) => String(r.run_id)))));
+    });
+  }
+
+  run(id: string): Promise<RunRecord | null> {
+    return this.read(() => {
+      const [row] = this.all(this.sql.run(id));
+      return row ? toRun(row) : null;
+    });
+  }
+
+  runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
+    return this.read(() => this.all(this.sql.runInputs(runId, only)).map(toRunInput));
+  }
+
+  runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
+    return this.read(() => {
+      const rows = this.all(this.sql.runNeeds(runId, waitingSince));
+      const ids = needingIds(rows);
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : this.all(this.sql.runInputs(runId, { kind: 'ids', ids })).map(toRunInput) };
+    });
+  }
+
+  submission(ref: string): Promise<SubmissionRecord | null> {
+    return this.read(() => {
+      const [row] = this.all(this.sql.submission(ref));
+      return row ? toRecord(row) : null;
+    });
   }
 
   importLegacy(entries: readonly LegacyEntry[]): Promise<void> {

@@ -27,7 +27,7 @@ interface ResultColumn {
   /** null: the column is in pt-BR runs only. */
   en: string | null;
   pt: string;
-  cell(result: SubmitResult, voice: Voice): string;
+  cell(result: SubmitResult, voice: Voice, runId: string): string;
 }
 
 /**
@@ -36,6 +36,8 @@ interface ResultColumn {
  * that header in both languages; a person reads `Situação`.
  */
 export const RESULT_COLUMNS: readonly ResultColumn[] = [
+  // The run's id (docs/cli-contract.md, "Runs"): `econsig runs show <run>`.
+  { en: 'run', pt: 'Execução', cell: (_r, _voice, runId) => runId },
   // A copy skipped for another row's data (run.alsoIn) names that row's contract in --json;
   // beside the skipped row's cells it would read as the row's own (issue 24).
   { en: 'idContrato', pt: 'Id do contrato', cell: (r) => (r.message.key === 'run.alsoIn' ? '' : (r.idContrato ?? '')) },
@@ -105,6 +107,8 @@ export interface ResultsWriter {
   expect(report: FileReport): void;
   /** A row's final result (any order); rows are written in input order as they complete. */
   add(result: SubmitResult): void;
+  /** The run the rows belong to, before the first result (each row names it). */
+  setRun(id: string): void;
   /** The finished file (a row never resulted is written `skipped`, not run); its path. */
   finish(): Promise<string>;
 }
@@ -124,7 +128,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   const columns = resultColumns(lang);
   const header = [...sheet.header, ...columns.map((c) => (lang === 'pt-BR' ? c.pt : (c.en as string)))];
   const voice: Voice = { lang, reveal: true };
-  const resultCells = (result: SubmitResult): string[] => columns.map((c) => c.cell(result, voice));
+  const resultCells = (result: SubmitResult): string[] => columns.map((c) => c.cell(result, voice, runId));
   const original = (report: FileReport): string[] => Array.from({ length: width }, (_, i) => (report as { cells?: string[] }).cells?.[i] ?? '');
   let file: PendingFile;
   try {
@@ -150,6 +154,7 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
   let next = 0;
   const waiting = new Map<number, { report: FileReport; result?: SubmitResult }>();
   let failed: unknown;
+  let runId = '';
   const write = (cells: string[]): void => {
     if (failed !== undefined) return;
     try {
@@ -173,6 +178,9 @@ export async function openResults(sheet: ResultsSheet, path: string, lang: Lang)
     }
   };
   return {
+    setRun(id) {
+      runId = id;
+    },
     expect(report) {
       if (report.row === undefined || waiting.has(report.row)) return;
       order.push(report.row);

@@ -51,7 +51,7 @@ export function renderForgotten(io: Io, report: ForgetReport): void {
   const t = createTheme(io);
   const { rows } = report;
   const lines: string[] = [];
-  if (rows.submissions + rows.answers + rows.results + rows.deliveries === 0) {
+  if (rows.submissions + rows.answers + rows.results + rows.deliveries + rows.runInputs === 0) {
     lines.push(say(io, 'store.forgetNothing', { who: who(report) }));
   } else {
     lines.push(say(io, report.dryRun ? 'store.forgetWouldClear' : 'store.forgetCleared', { who: who(report) }));
@@ -60,6 +60,7 @@ export function renderForgotten(io: Io, report: ForgetReport): void {
       [rows.answers, 'store.forgetAnswers'],
       [rows.results, 'store.forgetResults'],
       [rows.deliveries, 'store.forgetDeliveries'],
+      [rows.runInputs, 'store.forgetRunInputs'],
     ];
     for (const [n, key] of parts) if (n > 0) lines.push(`  ${say(io, key, { n })}`);
     const none = say(io, 'store.none');

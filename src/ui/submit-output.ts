@@ -200,6 +200,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
       onWaiting: (r) => {
         if (!quiet) print([`${t.muted('…')} ${say(lang, 'run.waitingFor', { file: entryLabel(r, lang), id: r.idContrato ?? '' })}`]);
       },
+      onHeldElsewhere: (item, run) => print([`${t.muted('…')} ${say(lang, 'runs.inFlightWaiting', { id: item.body.idProposta, run })}`]),
       onResult: printShown,
       stop: () => {
         signal?.removeEventListener('abort', onAbort);
@@ -238,6 +239,7 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
       waiting += 1;
       spinner.text = status();
     },
+    onHeldElsewhere: (item, run) => above([`${t.muted('…')} ${say(lang, 'runs.inFlightWaiting', { id: item.body.idProposta, run })}`]),
     onResult: (r) => {
       waiting -= 1;
       above(shown(r));
@@ -255,6 +257,8 @@ export async function createSubmitProgress(io: Io, total: number, signal?: Abort
 /** How a run ended, besides its results. */
 interface RunEnd {
   interrupted: boolean;
+  /** The run's id (docs/cli-contract.md, "Runs"): --json's `runId`. */
+  runId?: string | undefined;
   /** The store's failure (StoreIncompleteError): the results are not all in it. */
   notStored?: { text: Message | undefined; message: string; hintText: Message | undefined; aside?: AnswersAside };
 }
@@ -291,6 +295,7 @@ export function renderSubmitResults(io: Io, results: readonly SubmitResult[], ex
   const hintOf = (r: SubmitResult): string | undefined => r.hint && say(lang, r.hint);
   const doc = {
     ok: !notStored && results.every((r) => isSuccess(r.outcome)),
+    ...(extra.runId ? { runId: extra.runId } : {}),
     ...(extra.interrupted ? { interrupted: true } : {}),
     ...(notStored ? { store: { ok: false, message: notStored.message, hint: notStored.hint ?? null, ...asideJson(extra.notStored?.aside) } } : {}),
     results: results.map((r) => ({

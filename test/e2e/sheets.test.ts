@@ -238,6 +238,9 @@ describe('submit a sheet', () => {
     expect(cellsOf(2)[16]).toBe('01310100');
     expect(cellsOf(2).slice(width - 5, width - 2)).toEqual([results[0]!.idContrato, 'approved', '202']);
     expect(cellsOf(2)[width - 1]).toBe('APROVADO');
+    // The run's id before the result columns, as submit --json says it.
+    expect(header.slice(-6, -5)).toEqual(['run']);
+    expect(cellsOf(2)[width - 6]).toBe((JSON.parse(run.stdout) as { runId: string }).runId);
     expect(cellsOf(4)[width - 4]).toBe('invalid');
     expect(String(cellsOf(4)[width - 2])).toContain('E-mail: is not a valid e-mail address');
     expect(sheet.getRow(2).getCell(width - 3).fill).toMatchObject({ fgColor: { argb: 'FFC6EFCE' } });
@@ -257,8 +260,8 @@ describe('submit a sheet', () => {
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trimEnd().split('\r\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^Id da proposta;Naturalidade;.*;Chave Pix;idContrato;outcome;httpStatus;erros;result$/);
-    expect(lines[1]).toMatch(/^PROP-1001;São Paulo;.*;[0-9a-f-]{36};accepted;202;;$/);
+    expect(lines[0]).toMatch(/^Id da proposta;Naturalidade;.*;Chave Pix;run;idContrato;outcome;httpStatus;erros;result$/);
+    expect(lines[1]).toMatch(/^PROP-1001;São Paulo;.*;r-\d{8}-\d{4}-[0-9a-f]{3};[0-9a-f-]{36};accepted;202;;$/);
     expect(lines[2]).toMatch(/^PROP-1004;.*;;invalid;;".*CEP: must be 8 digits.*"/);
     expect(lines[3]).toMatch(/^PROP-1003;Curitiba;.*;accepted;202;;$/);
     expect(sbx.requests()).toBe(2);
@@ -349,6 +352,12 @@ describe('results written as the batch goes', () => {
     expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(sbx.requests());
     // Interrupted, not crashed: no partial or temporary file left behind.
     expect(readdirSync(scratch.dir).sort()).toEqual(['lote.csv', 'lote.resultados.csv']);
+    // The run (issue 26): ended, every row in its ledger, which balances: what was sent, accepted; the rest not sent.
+    const shown = await runCli(['runs', 'show', 'last', '--json'], { env: cliEnv(scratch.home, sbx.sandbox.url, sbx.sandbox.token) });
+    expect(shown.code, shown.stderr).toBe(0);
+    const { run } = JSON.parse(shown.stdout) as { run: { endedAt: string | null; ledger: Record<string, number> } };
+    expect(run.endedAt).not.toBeNull();
+    expect(run.ledger).toMatchObject({ inputs: 20, accepted: sbx.requests(), waiting: sbx.requests(), notSent: 20 - sbx.requests(), unknown: 0 });
   });
 });
 

@@ -63,11 +63,11 @@ describe('processes started together on one home', () => {
     expect([...posts.values()].every((n) => n === 1)).toBe(true);
     expect(new Set(posts.keys())).toEqual(new Set(ids));
     for (const run of runs) {
-      expect([0, 5], run.stderr).toContain(run.code);
+      // Issue 26: a claim of another live run is not a failure: its answer is reported (exit 0, never 5).
+      expect(run.code, run.stderr).toBe(0);
       const doc = parseSubmitJson(run.stdout);
-      // Every file is either accepted (sent by this process, or reported from the store) or
-      // skipped because another process held its claim at that moment.
-      expect(doc.results.every((r) => r.outcome === 'accepted' || r.outcome === 'skipped')).toBe(true);
+      // Every file is accepted: sent by this process, or reported from the store (another run's answer).
+      expect(doc.results.every((r) => r.outcome === 'accepted')).toBe(true);
       expect(doc.results.every((r) => r.httpStatus !== 422)).toBe(true);
     }
     const entries = await history();

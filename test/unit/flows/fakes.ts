@@ -16,6 +16,9 @@ import {
   type FollowOptions,
   type HistoryPage,
   type ResultRecord,
+  type RunInput,
+  type RunRecord,
+  type RunStart,
   type SettleRequest,
   type Store,
   type SubmissionRecord,
@@ -74,7 +77,7 @@ export class FakeStore implements Store {
     if (earlier && !request.force) return { kind: 'held', earlier };
     const ref = randomUUID();
     const { idProposta, service, baseUrl, bodyHash, file, profile, at } = request;
-    this.claims.push({ ref, idProposta, service, baseUrl, bodyHash, file, profile, sentAt: at, answer: null });
+    this.claims.push({ ref, idProposta, service, baseUrl, bodyHash, file, profile, sentAt: at, run: request.run ?? null, answer: null });
     return { kind: 'claimed', ref, overridden: earlier };
   }
 
@@ -156,6 +159,51 @@ export class FakeStore implements Store {
   }
 
   async importLegacy(): Promise<void> {}
+
+  /** Runs and their inputs as recorded (the engines' reading of them is the contract suite's). */
+  readonly runRecords = new Map<string, { run: RunStart; endedAt: string | null; inputs: RunInput[] }>();
+
+  async startRun(run: RunStart): Promise<boolean> {
+    if (this.runRecords.has(run.id)) return false;
+    this.runRecords.set(run.id, { run, endedAt: null, inputs: [] });
+    return true;
+  }
+
+  async recordRunInputs(runId: string, inputs: readonly RunInput[]): Promise<void> {
+    this.runRecords.get(runId)?.inputs.push(...inputs);
+  }
+
+  async renewRun(runId: string, leaseUntil: string): Promise<void> {
+    const record = this.runRecords.get(runId);
+    if (record) record.run = { ...record.run, leaseUntil };
+  }
+
+  async endRun(runId: string, endedAt: string): Promise<void> {
+    const record = this.runRecords.get(runId);
+    if (record) record.endedAt = endedAt;
+  }
+
+  async run(id: string): Promise<RunRecord | null> {
+    const record = id === 'last' ? [...this.runRecords.values()].at(-1) : this.runRecords.get(id);
+    return record ? { ...record.run, endedAt: record.endedAt, readAt: new Date().toISOString() } : null;
+  }
+
+  async submission(ref: string): Promise<SubmissionRecord | null> {
+    const claim = this.claims.find((c) => c.ref === ref);
+    return claim ? this.withResult(claim) : null;
+  }
+
+  runs(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not list runs'));
+  }
+
+  runInputs(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not read inputs back'));
+  }
+
+  runNeeds(): Promise<never> {
+    return Promise.reject(new Error('FakeStore does not count inputs'));
+  }
 
   // Keeping and forgetting are the engines' (test/unit/record/contract.ts); no flow under test asks for them.
   async dropBodies(): Promise<number> {

@@ -6,7 +6,7 @@
  * database that goes away) stays in that engine's file.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnswerRecord, type ClaimRequest, holdsProposal, type Store, type StoreNotice } from '../../../src/record/record.js';
+import { type AnswerRecord, type ClaimRequest, holdsProposal, type RunStart, type Store, type StoreNotice } from '../../../src/record/record.js';
 import type { DeliveryRecord } from '../../../src/webhook/delivery.js';
 
 /** A fresh, empty record of one engine, for one test. */
@@ -71,6 +71,19 @@ export const deliveryOf = (extra: Partial<DeliveryRecord> = {}): DeliveryRecord 
   verified: null,
   payload: '{}',
   ...extra,
+});
+
+export const runOf = (id: string): RunStart => ({
+  id,
+  startedAt: new Date().toISOString(),
+  command: 'econsig submit lote.csv --token [redacted]',
+  profile: 'default',
+  baseUrl: 'http://127.0.0.1:4010',
+  service: 'http://127.0.0.1:4010',
+  lang: 'pt-BR',
+  by: { user: 'ana', host: 'desk-1', ci: null },
+  pid: 4242,
+  leaseUntil: new Date(Date.now() + 30_000).toISOString(),
 });
 
 /** Claims a proposal that must be free; its ref. */
@@ -403,6 +416,9 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       await store.recordResult({ idContrato: 'C-nobody', at: old, outcome: 'denied', status: null, reason: 'r' });
       await store.recordDelivery(deliveryOf({ receivedAt: old, idContrato: 'C-1' }));
       await store.recordDelivery(deliveryOf({ receivedAt: '2026-06-01T00:00:00.000Z', webhookId: 'w2', bodyHash: 'b2' }));
+      await store.startRun({ ...runOf('r-20250101-0000-old'), startedAt: old });
+      await store.recordRunInputs('r-20250101-0000-old', [{ file: 'p.json', row: null, idProposta: 'P-rejected', outcome: 'invalid', ref: null, reason: null }]);
+      await store.startRun(runOf('r-20260601-0000-new'));
 
       expect(await store.prune('2026-01-01T00:00:00.000Z')).toEqual({ before: '2026-01-01T00:00:00.000Z', deliveries: 1, submissions: 1, results: 1 });
       expect(await record.count('submissions')).toBe(4);
@@ -413,6 +429,9 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       expect((await store.resultOf('C-1'))?.outcome).toBe('approved');
       expect(await store.resultOf('C-nobody')).toBeNull();
       expect((await store.history({ limit: 10 })).unreadable).toEqual([]);
+      // A run started before it goes whole; a later one stays.
+      expect((await store.runs({ limit: 10 })).map((r) => r.run.id)).toEqual(['r-20260601-0000-new']);
+      expect(await store.runInputs('r-20250101-0000-old')).toEqual([]);
     });
 
     it("forget --cpf clears every personal field of the person, keeps the other person's and the guard, and records the deletion", async () => {
@@ -428,17 +447,24 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       const joao = { cpf: '11144477735', name: 'João Souza', account: '98765-4' };
       await store.recordAnswer(await claimed(store, 'P-joao', { file: 'joao.json' }), answerOf('accepted', 'C-joao'));
       await store.recordDelivery(deliveryOf({ webhookId: 'w3', bodyHash: 'b3', idContrato: 'C-joao', idProposta: 'P-joao', payload: payload(joao, 'C-joao') }));
+      // Her run's inputs: one sent (its proposal), one an invalid file named after her CPF; João's stays.
+      await store.startRun(runOf('r-20260201-0000-f0r'));
+      await store.recordRunInputs('r-20260201-0000-f0r', [
+        { file: `lote/${maria.cpf}-maria.json`, row: null, idProposta: 'P-maria', outcome: 'sent', ref, reason: null },
+        { file: `lote/${maria.cpf}-v2.json`, row: null, idProposta: null, outcome: 'invalid', ref: null, reason: 'not JSON' },
+        { file: 'joao.json', row: null, idProposta: 'P-joao', outcome: 'invalid', ref: null, reason: `${joao.name}: not JSON` },
+      ]);
       const target = { kind: 'cpf', cpf: maria.cpf } as const;
       const before = await record.dump();
 
       const dry = await store.forget({ target, dryRun: true, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
-      expect(dry).toMatchObject({ dryRun: true, proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 }, deletion: null, earlier: [] });
+      expect(dry).toMatchObject({ dryRun: true, proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2, runInputs: 2 }, deletion: null, earlier: [] });
       expect(await record.dump(), 'a dry run changes nothing').toBe(before);
       expect(await record.count('deletions')).toBe(0);
 
       const done = await store.forget({ target, dryRun: false, at: '2026-02-01T00:00:00.000Z', by: 'tester' });
-      expect(done).toMatchObject({ proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2 } });
-      expect(done.deletion).toMatchObject({ kind: 'cpf', rows: 5, by: 'tester', at: expect.stringMatching(/^2026-02-01T00:00:00/) });
+      expect(done).toMatchObject({ proposals: ['P-maria'], contracts: ['C-maria'], rows: { submissions: 1, answers: 1, results: 1, deliveries: 2, runInputs: 2 } });
+      expect(done.deletion).toMatchObject({ kind: 'cpf', rows: 7, by: 'tester', at: expect.stringMatching(/^2026-02-01T00:00:00/) });
       expect(done.deletion?.identifierHash).toMatch(/^[0-9a-f]{64}$/);
       const after = await record.dump();
       for (const gone of [maria.cpf, '529.982.247-25', maria.name, maria.account]) expect(after, gone).not.toContain(gone);
@@ -453,7 +479,7 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       // Asked again, from another connection: nothing left, and the first deletion is found by its hash (one salt per store).
       const other = await open();
       const second = await other.forget({ target: { kind: 'cpf', cpf: maria.cpf }, dryRun: true, at: '2026-02-02T00:00:00.000Z', by: null });
-      expect(second.rows).toEqual({ submissions: 0, answers: 0, results: 0, deliveries: 0 });
+      expect(second.rows).toEqual({ submissions: 0, answers: 0, results: 0, deliveries: 0, runInputs: 0 });
       expect(second.earlier).toEqual([done.deletion]);
     });
 
@@ -470,6 +496,72 @@ export function recordContract(name: string, fresh: () => Promise<RecordUnderTes
       const none = await store.forget({ target: { kind: 'proposal', idProposta: 'P-unknown' }, dryRun: false, at: new Date().toISOString(), by: null });
       expect(none).toMatchObject({ proposals: ['P-unknown'], rows: { submissions: 0, answers: 0, results: 0, deliveries: 0 }, deletion: { kind: 'proposal', rows: 0 } });
       expect(await record.count('deletions')).toBe(2);
+    });
+
+    it('a run: its id once, its inputs as they come with what their submissions came to, its counts; last is the newest', async () => {
+      const [store, other] = [await open(), await open()];
+      const start = runOf('r-20261127-1700-a3f');
+      expect(await store.startRun(start)).toBe(true);
+      expect(await other.startRun(start)).toBe(false);
+      const approved = await claimed(store, 'P1', { run: start.id });
+      const denied = await claimed(store, 'P2', { run: start.id });
+      const rejected = await claimed(store, 'P3', { run: start.id });
+      const unanswered = await claimed(store, 'P4', { run: start.id });
+      const released = await claimed(store, 'P5', { run: start.id });
+      await store.recordAnswer(approved, answerOf('accepted', 'C-1'));
+      await store.recordAnswer(denied, answerOf('accepted', 'C-2'));
+      await store.recordAnswer(rejected, answerOf('rejected', null, 422));
+      await store.recordAnswer(released, answerOf('skipped', null, null));
+      await store.recordResult({ idContrato: 'C-1', at: new Date().toISOString(), outcome: 'approved', status: 'APROVADO', reason: null });
+      await store.recordResult({ idContrato: 'C-2', at: new Date().toISOString(), outcome: 'denied', status: 'REPROVADO', reason: 'margem' });
+      const sent = (ref: string, id: string, row: number | null = null) => ({ file: 'lote.csv', row, idProposta: id, outcome: 'sent', ref, reason: null });
+      await store.recordRunInputs(start.id, [sent(approved, 'P1', 2), sent(denied, 'P2', 3), sent(rejected, 'P3', 4)]);
+      await store.recordRunInputs(start.id, [
+        sent(unanswered, 'P4'),
+        sent(released, 'P5'),
+        { file: 'bad.json', row: null, idProposta: null, outcome: 'invalid', ref: null, reason: 'cpf: check digit' },
+        { file: 'p6.json', row: null, idProposta: 'P6', outcome: 'skipped', ref: null, reason: null },
+      ]);
+      const inputs = await other.runInputs(start.id);
+      expect(inputs.map((i) => [i.idProposta, i.effective, i.result?.outcome ?? null])).toEqual([
+        ['P1', 'accepted', 'approved'],
+        ['P2', 'accepted', 'denied'],
+        ['P3', 'rejected', null],
+        ['P4', 'unknown', null],
+        ['P5', 'not_sent', null],
+        [null, 'invalid', null],
+        ['P6', 'skipped', null],
+      ]);
+      expect(inputs[0]).toMatchObject({ file: 'lote.csv', row: 2, idContrato: 'C-1' });
+      expect(inputs[1]?.result?.reason).toBe('margem');
+      expect(inputs[2]?.erros[0]?.codigo).toBe('SVC_X');
+      expect(inputs[5]?.reason).toBe('cpf: check digit');
+      expect((await store.submission(approved))?.run).toBe(start.id);
+      // Parts of a run: what needs a person (denied, unknown), what is still due (none here), the counts alone.
+      const needs = await other.runNeeds(start.id, new Date(Date.now() + 60_000).toISOString());
+      expect(needs.needing.map((i) => i.idProposta)).toEqual(['P2', 'P4']);
+      expect(needs.needing[0]?.result?.reason).toBe('margem');
+      expect(needs.counts.reduce((n, c) => n + c.n, 0)).toBe(7);
+      expect(await other.runInputs(start.id, { kind: 'pending' })).toEqual([]);
+
+      await store.startRun({ ...runOf('r-20261127-1800-b00'), profile: 'homolog', startedAt: '2026-11-27T18:00:00.000Z' });
+      await store.endRun(start.id, new Date().toISOString());
+      const [newest, first] = await other.runs({ limit: 10 });
+      expect(newest?.run.id).toBe('r-20261127-1800-b00');
+      expect(newest?.counts).toEqual([]);
+      expect(first?.run).toMatchObject({ id: start.id, command: start.command, by: start.by, pid: start.pid });
+      expect(first?.run.endedAt).not.toBeNull();
+      const count = (effective: string, result: string | null = null) => first?.counts.find((c) => c.effective === effective && c.result === result)?.n;
+      expect([count('accepted', 'approved'), count('accepted', 'denied'), count('rejected'), count('unknown'), count('not_sent'), count('invalid'), count('skipped')]).toEqual([1, 1, 1, 1, 1, 1, 1]);
+      expect((await other.runs({ limit: 10, profile: 'homolog' })).map((r) => r.run.id)).toEqual(['r-20261127-1800-b00']);
+      expect((await other.runs({ limit: 1 })).map((r) => r.run.id)).toEqual(['r-20261127-1800-b00']);
+      expect((await other.run('last'))?.id).toBe('r-20261127-1800-b00');
+      expect(await other.run('r-none')).toBeNull();
+      const lease = new Date(Date.now() + 60_000).toISOString();
+      await store.renewRun('r-20261127-1800-b00', lease);
+      const renewed = await other.run('r-20261127-1800-b00');
+      expect(Date.parse(renewed!.leaseUntil)).toBe(Date.parse(lease));
+      expect(Date.parse(renewed!.readAt)).toBeLessThan(Date.parse(lease));
     });
 
     it('history reports a row it cannot read and shows the others', async () => {

@@ -17,6 +17,7 @@ const record = (answer: SubmissionRecord['answer']): SubmissionRecord => ({
   idProposta: 'PROP-1001',
   service: 'http://127.0.0.1:4010',
   baseUrl: 'http://localhost:4010/',
+  run: null,
   bodyHash: 'h',
   file: 'p.json',
   profile: 'default',
