@@ -79,9 +79,11 @@ describe('the results sheet keeps every column the clerk gave', () => {
     expect(run.code, run.stderr).toBe(5);
     expect(run.stderr).toContain('mantenha uma das duas linhas');
     const lines = readFileSync(join(scratch.dir, 'lote.resultados.csv'), 'utf8').slice(1).trimEnd().split('\r\n').map((l) => l.split(';'));
-    expect(lines[0]!.slice(HEADER.length)).toEqual(['Id do contrato', 'Situação', 'outcome', 'Status HTTP', 'Erros', 'Resultado']);
-    expect(lines.slice(1).map((l) => l.slice(HEADER.length + 1, HEADER.length + 3))).toEqual([['aceita', 'accepted'], ['aceita', 'accepted'], ['não enviada', 'skipped']]);
-    expect(lines[3]![HEADER.length]).toBe('');
+    expect(lines[0]!.slice(HEADER.length)).toEqual(['Execução', 'Id do contrato', 'Situação', 'outcome', 'Status HTTP', 'Erros', 'Resultado']);
+    // The run's id first, the same on every row.
+    expect(new Set(lines.slice(1).map((l) => l[HEADER.length]))).toEqual(new Set([expect.stringMatching(/^r-\d{8}-\d{4}-/)]));
+    expect(lines.slice(1).map((l) => l.slice(HEADER.length + 2, HEADER.length + 4))).toEqual([['aceita', 'accepted'], ['aceita', 'accepted'], ['não enviada', 'skipped']]);
+    expect(lines[3]![HEADER.length + 1]).toBe('');
   });
 
   it('xlsx made by Excel\'s rules: a hidden "Controle interno" column and an unknown one come back with their values', async () => {
