@@ -47,14 +47,15 @@ export interface Selected {
 }
 
 /**
- * The deliveries selected. By id: each looked up at once (an id the store does not have is an
+ * The deliveries selected. By id: each once, looked up at once (an id the store does not have is an
  * error, exit 4, naming it). By query: counted now, read a page at a time as they are sent, so
  * a resend of a month holds one page, not the month.
  */
 export async function selectDeliveries(store: Store, selection: ResendSelection, storeLocation: string, pageSize = PAGE): Promise<Selected> {
   if ('ids' in selection) {
     const found: StoredDelivery[] = [];
-    for (const id of selection.ids) {
+    // An id named twice (`events resend 7 7`) is one delivery, sent once.
+    for (const id of new Set(selection.ids)) {
       const delivery = await store.event(id);
       if (delivery === null) throw new EconsigError(msg('events.notFound', { id, store: storeLocation }), { exitCode: ExitCode.notFound, hint: msg('events.notFoundHint') });
       found.push(delivery);

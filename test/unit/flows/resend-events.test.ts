@@ -63,6 +63,16 @@ describe('resendDeliveries', () => {
     }
   });
 
+  it('an id named twice is selected once', async () => {
+    await store.recordDelivery(deliveryOf({ receivedAt: '2026-01-01T00:00:00.000Z', webhookId: 'w0', bodyHash: 'b0', idContrato: 'C-0', payload: '{"n":0}' }));
+    const [only] = (await store.events({ limit: 1 })).events;
+    const selected = await selectDeliveries(store, { ids: [String(only!.id), String(only!.id)] }, store.location);
+    const pages: Array<readonly unknown[]> = [];
+    for await (const page of selected.pages()) pages.push(page);
+    expect(selected.count).toBe(1);
+    expect(pages.flat()).toHaveLength(1);
+  });
+
   it('an id the store does not have is an error naming it (exit 4)', async () => {
     await expect(selectDeliveries(store, { ids: ['nope'] }, store.location)).rejects.toMatchObject({ exitCode: 4, message: expect.stringContaining('nope') });
   });
