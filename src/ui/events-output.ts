@@ -7,24 +7,15 @@
 import type { CheckReport, CheckRow } from '../flows/check-receiver.js';
 import type { ResendResult } from '../flows/resend-events.js';
 import type { EventPage, StoredDelivery } from '../record/record.js';
-import { type Lang, type MessageKey, say } from '../i18n/index.js';
+import { type Lang, type MessageKey, formatLocalTime, say } from '../i18n/index.js';
 import type { Io } from './io.js';
 import { personalText } from './personal.js';
 import { printable } from './printable.js';
 import { createTheme } from './theme.js';
 import { outcomeColor, outcomeText } from './watch-output.js';
 
-/** An ISO instant in the operator's local time (YYYY-MM-DD HH:MM:SS). */
-function localTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${d.toTimeString().slice(0, 8)}`;
-}
-
 /** The fields of a delivery in `events --json` (and the start of `events show --json`'s): a reason or status masked unless --reveal. */
 function listed(io: Io, e: StoredDelivery) {
-  const voice = io;
   return {
     id: e.id,
     receivedAt: e.receivedAt,
@@ -32,8 +23,8 @@ function listed(io: Io, e: StoredDelivery) {
     idContrato: e.idContrato,
     idProposta: e.idProposta,
     outcome: e.outcome,
-    status: personalText(voice, e.status),
-    reason: personalText(voice, e.reason),
+    status: personalText(io, e.status),
+    reason: personalText(io, e.reason),
     verified: e.verified,
     duplicates: e.duplicates,
   };
@@ -56,7 +47,7 @@ export function renderEvents(io: Io, page: EventPage): void {
   }
   const lines = page.events.map((e) => {
     const parts = [
-      t.muted(localTime(e.receivedAt)),
+      t.muted(formatLocalTime(e.receivedAt)),
       t.strong(String(e.id)),
       e.webhookId === null ? t.muted('-') : printable(e.webhookId),
       e.idContrato === null ? t.muted(say(lang, 'watch.noContractId')) : printable(e.idContrato),
@@ -97,7 +88,7 @@ export function renderEvent(io: Io, e: StoredDelivery): void {
   const lines = [
     row('events.labelId', String(e.id)),
     row('events.labelWebhookId', e.webhookId === null ? t.muted(say(lang, 'events.none')) : t.strong(printable(e.webhookId))),
-    row('events.labelReceived', `${localTime(e.receivedAt)}  ${t.muted(e.receivedAt)}`),
+    row('events.labelReceived', `${formatLocalTime(e.receivedAt)}  ${t.muted(e.receivedAt)}`),
     row('events.labelContract', e.idContrato === null ? t.muted(say(lang, 'watch.noContractId')) : printable(e.idContrato)),
     row('events.labelProposal', e.idProposta === null ? t.muted('-') : printable(e.idProposta)),
     row('events.labelOutcome', outcomeColor(t, e.outcome)(outcomeText(lang, e.outcome, printable(personalText(io, e.status) ?? say(lang, 'watch.noStatus'))))),
@@ -107,12 +98,12 @@ export function renderEvent(io: Io, e: StoredDelivery): void {
   lines.push(row('events.labelDuplicates', String(e.duplicates)));
   if (e.forward) {
     const f = e.forward;
-    const values = { url: printable(f.url), at: localTime(f.at) };
+    const values = { url: printable(f.url), at: formatLocalTime(f.at) };
     lines.push(row('events.labelForward', f.httpStatus === null ? say(lang, 'events.forwardFailed', { ...values, error: printable(f.error ?? '') }) : say(lang, 'events.forwardAnswered', { ...values, status: f.httpStatus })));
   }
   lines.push(`${t.muted(`${say(lang, 'events.labelHeaders')}:`)}${e.headers === null ? ` ${t.muted(say(lang, 'events.headersNotKept'))}` : ''}`);
   for (const [name, value] of Object.entries(e.headers ?? {})) lines.push(`  ${printable(name)}: ${printable(value)}`);
-  lines.push(`${t.muted(`${say(lang, 'events.labelBody')}:`)}${e.payload === null ? ` ${t.warning(say(lang, 'events.bodyDropped', { at: localTime(e.payloadDroppedAt ?? '') }))}` : ''}`);
+  lines.push(`${t.muted(`${say(lang, 'events.labelBody')}:`)}${e.payload === null ? ` ${t.warning(say(lang, 'events.bodyDropped', { at: formatLocalTime(e.payloadDroppedAt ?? '') }))}` : ''}`);
   if (e.payload !== null) lines.push(pretty(e.payload));
   io.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -129,7 +120,7 @@ export function renderResent(io: Io, r: ResendResult): void {
   const t = createTheme({ color: io.colorStdout });
   const what = printable(r.idContrato === null ? nameOf(r) : `${nameOf(r)}  ${r.idContrato}`);
   let line: string;
-  if (r.payloadDroppedAt !== null && r.httpStatus === null && r.error === null) line = t.warning(say(io.lang, 'events.resendDropped', { what, at: localTime(r.payloadDroppedAt) }));
+  if (r.payloadDroppedAt !== null && r.httpStatus === null && r.error === null) line = t.warning(say(io.lang, 'events.resendDropped', { what, at: formatLocalTime(r.payloadDroppedAt) }));
   else if (r.httpStatus === null) line = t.error(say(io.lang, 'events.resendNoAnswer', { what, error: printable(r.error ?? '') }));
   else line = (r.ok ? t.success : t.error)(say(io.lang, 'events.resentLine', { what, status: r.httpStatus, ms: r.ms ?? 0 }));
   io.stdout.write(`${line}\n`);
