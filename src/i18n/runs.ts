@@ -4,7 +4,7 @@
  */
 export const en = {
   'runs.started': 'run {id}',
-  'runs.ended': 'run {id} ended: `econsig runs show {id}` for its ledger, `econsig runs wait {id}` for results still due',
+  'runs.ended': 'run {id} ended; its ledger, and the results still due:\n  econsig runs show {id}\n  econsig runs wait {id}',
   'runs.notFound': 'no run {id} in the store',
   'runs.notFoundHint': '`econsig runs` lists the runs of this store ({location}); `last` is the newest.',
   'runs.none': 'no runs in the store yet: every `econsig submit` is one',
@@ -64,7 +64,7 @@ export const en = {
 
 export const ptBR: Record<keyof typeof en, string> = {
   'runs.started': 'execução {id}',
-  'runs.ended': 'execução {id} terminada: `econsig runs show {id}` mostra o balanço, `econsig runs wait {id}` espera os resultados pendentes',
+  'runs.ended': 'execução {id} terminada; o balanço, e os resultados pendentes:\n  econsig runs show {id}\n  econsig runs wait {id}',
   'runs.notFound': 'nenhuma execução {id} no registro',
   'runs.notFoundHint': '`econsig runs` lista as execuções deste registro ({location}); `last` é a mais recente.',
   'runs.none': 'nenhuma execução no registro ainda: cada `econsig submit` é uma',

@@ -11,14 +11,16 @@ import type { Io } from './io.js';
 import { personalText } from './personal.js';
 import { printable } from './printable.js';
 import { createTheme } from './theme.js';
+import { writeWrapped } from './wrap.js';
 
 /** `run r-…` on stderr as a submit starts; a plain line, not a --json document. */
 export function renderRunStarted(io: Io, id: string): void {
   io.stderr.write(`${createTheme(io).muted(say(io, 'runs.started', { id }))}\n`);
 }
 
+/** The run's end, with the two commands each on a line of its own (copied whole, never broken). */
 export function renderRunEnded(io: Io, id: string): void {
-  io.stderr.write(`${createTheme(io).muted(say(io, 'runs.ended', { id }))}\n`);
+  writeWrapped(io.stderr, `${createTheme(io).muted(say(io, 'runs.ended', { id }))}\n`);
 }
 
 /** A part of the ledger, as people read it. */
