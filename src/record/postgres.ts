@@ -262,6 +262,9 @@ function safeCause(error: unknown, url: string): Error {
 
 type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
 
+/** PostgreSQL text cannot hold U+0000 (a payload may carry it escaped, \u0000): it is stored as U+FFFD. */
+const textSafe = (params: readonly unknown[]): unknown[] => params.map((v) => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '\uFFFD') : v));
+
 /** The PostgreSQL team store. Create with `PostgresStore.open(url)`. */
 export class PostgresStore implements Store {
   private closed = false;
@@ -332,10 +335,14 @@ export class PostgresStore implements Store {
     return new StorageError(this.location, msg('store.withDetail', { what, detail }), code, hint(code, this.location), safeCause(error, this.url));
   }
 
-  /** Runs a statement; PostgreSQL text cannot hold U+0000 (a payload may carry it escaped, \u0000), so it is stored as U+FFFD. */
+  /** Runs a statement. */
   private async query({ sql, params }: Statement, db: Queryable = this.pool): Promise<Row[]> {
-    const values = params.map((v) => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '\uFFFD') : v));
-    return (await db.query(sql, values)).rows as Row[];
+    return (await db.query(sql, textSafe(params))).rows as Row[];
+  }
+
+  /** Runs a statement and returns its rows as arrays, columns in the SELECT's order (no object per row). */
+  private async arrays({ sql, params }: Statement): Promise<unknown[][]> {
+    return (await this.pool.query({ text: sql, values: textSafe(params), rowMode: 'array' })).rows as unknown[][];
   }
 
   /** Runs `work` in a transaction on one connection; a broken connection is not returned to the pool. */
@@ -700,14 +707,14 @@ export class PostgresStore implements Store {
   }
 
   runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
-    return this.use(msg('store.teamCannotRead'), async () => (await this.query(this.sql.runInputs(runId, only))).map(toRunInput));
+    return this.use(msg('store.teamCannotRead'), async () => (await this.arrays(this.sql.runInputs(runId, only))).map(toRunInput));
   }
 
   runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
     return this.use(msg('store.teamCannotRead'), async () => {
       const rows = await this.query(this.sql.runNeeds(runId, waitingSince));
       const ids = needingIds(rows);
-      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : (await this.query(this.sql.runInputs(runId, { kind: 'ids', ids }))).map(toRunInput) };
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : (await this.arrays(this.sql.runInputs(runId, { kind: 'ids', ids }))).map(toRunInput) };
     });
   }
 

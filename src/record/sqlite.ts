@@ -376,6 +376,17 @@ export class SqliteStore implements Store {
     return prepared.all(...params) as Row[];
   }
 
+  /** Runs a statement and returns its rows as arrays, columns in the SELECT's order (no object per row). */
+  private arrays(statement: Statement): unknown[][] {
+    const [prepared, params] = this.prepared(statement);
+    prepared.setReturnArrays(true);
+    try {
+      return prepared.all(...params) as unknown as unknown[][];
+    } finally {
+      prepared.setReturnArrays(false);
+    }
+  }
+
   /** Runs a write that returns no rows (a DELETE of any size); how many rows it changed. */
   private changes(statement: Statement): number {
     const [prepared, params] = this.prepared(statement);
@@ -671,14 +682,14 @@ export class SqliteStore implements Store {
   }
 
   runInputs(runId: string, only?: RunInputsFilter): Promise<RunInputRecord[]> {
-    return this.read(() => this.all(this.sql.runInputs(runId, only)).map(toRunInput));
+    return this.read(() => this.arrays(this.sql.runInputs(runId, only)).map(toRunInput));
   }
 
   runNeeds(runId: string, waitingSince: string): Promise<{ counts: RunSummary['counts']; needing: RunInputRecord[] }> {
     return this.read(() => {
       const rows = this.all(this.sql.runNeeds(runId, waitingSince));
       const ids = needingIds(rows);
-      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : this.all(this.sql.runInputs(runId, { kind: 'ids', ids })).map(toRunInput) };
+      return { counts: toCounts(rows), needing: ids.length === 0 ? [] : this.arrays(this.sql.runInputs(runId, { kind: 'ids', ids })).map(toRunInput) };
     });
   }
 
