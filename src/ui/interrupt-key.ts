@@ -17,25 +17,34 @@ interface TtyIn extends InStream {
   setRawMode?(mode: boolean): unknown;
 }
 
-/** Start watching `stdin` for Ctrl-C; returns the function that stops and restores the terminal. */
-export function watchInterruptKey(stdin: InStream, raise: () => void = raiseInterrupt): () => void {
+/**
+ * Every key of a terminal `stdin` to `onData`, in raw mode; returns the function that stops
+ * and restores the terminal, or undefined when stdin is not a terminal.
+ */
+export function readRawKeys(stdin: InStream, onData: (chunk: Buffer) => void): (() => void) | undefined {
   const tty = stdin as TtyIn;
-  if (tty.isTTY !== true || typeof tty.setRawMode !== 'function') return () => undefined;
+  if (tty.isTTY !== true || typeof tty.setRawMode !== 'function') return undefined;
   const wasRaw = tty.isRaw === true;
-  const onData = (chunk: Buffer | string): void => {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (bytes.includes(CTRL_C)) raise();
-  };
+  const listener = (chunk: Buffer | string): void => onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   tty.setRawMode(true);
-  tty.on('data', onData);
+  tty.on('data', listener);
   tty.resume();
   let stopped = false;
   return () => {
     if (stopped) return;
     stopped = true;
-    tty.off('data', onData);
+    tty.off('data', listener);
     tty.setRawMode?.(wasRaw);
     // A flowing stdin keeps the process alive.
     tty.pause();
   };
+}
+
+/** Start watching `stdin` for Ctrl-C; returns the function that stops and restores the terminal. */
+export function watchInterruptKey(stdin: InStream, raise: () => void = raiseInterrupt): () => void {
+  return (
+    readRawKeys(stdin, (bytes) => {
+      if (bytes.includes(CTRL_C)) raise();
+    }) ?? (() => undefined)
+  );
 }
