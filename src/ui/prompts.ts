@@ -10,6 +10,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { raiseInterrupt } from '../signals.js';
 import { type Lang, type Message, type MessageKey, msg, say } from '../i18n/index.js';
 import type { Io } from './io.js';
+import type { TypeAhead } from './type-ahead.js';
 
 export interface PromptChoice<V extends string> {
   value: V;
@@ -36,6 +37,8 @@ export interface SelectOptions<V extends string> {
   default?: V;
   /** The key help under the list, e.g. translated; the prompt's own when absent. */
   help?: string;
+  /** A menu that acts (Submit): keys typed before it is shown are dropped, it answers what is seen. */
+  fresh?: boolean;
 }
 
 export interface SearchOptions<V extends string> {
@@ -109,6 +112,8 @@ export interface PromptsOptions {
   signal?: AbortSignal;
   /** What Ctrl-C at a prompt does besides cancelling it; a real SIGINT by default. */
   raise?: () => void;
+  /** The keys the prompts read, kept while none is open (the wizard's); stdin itself otherwise. */
+  keys?: TypeAhead;
 }
 
 /** inquirer's own words under its prompts, by the action it names. */
@@ -126,7 +131,17 @@ export function keysTip(lang: Lang, dim: (text: string) => string = (text) => te
 export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options: PromptsOptions = {}): WizardPrompts {
   const dim = options.dim ?? ((text: string) => text);
   const raise = options.raise ?? raiseSigint;
-  const context = { input: io.stdin, output: io.stderr, ...(options.signal ? { signal: options.signal } : {}) };
+  const keys = options.keys;
+  const context = { input: keys?.input ?? io.stdin, output: io.stderr, ...(options.signal ? { signal: options.signal } : {}) };
+  // A prompt made (it listens at once: its input is not a terminal), the keys waiting go to it.
+  const listen = async <T>(prompt: Promise<T>): Promise<T> => {
+    keys?.opened();
+    try {
+      return await prompt;
+    } finally {
+      keys?.closed();
+    }
+  };
   const lang = io.lang;
   // pt-BR: "Sim"/"Não" (s/n; y/n still work), and the search's empty list in Portuguese.
   const yes = say(lang, 'run.yes');
@@ -137,6 +152,11 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
   // A field's message under the prompt, broken between words at the terminal's width
   // (inquirer puts "> " before it; the terminal alone would break words in two).
   const columns = widthOf(io.stderr);
+  // An answer refused: the keys typed ahead were meant for the next fields, not this one.
+  const refused = (answer: true | string): true | string => {
+    if (answer !== true) keys?.drop();
+    return answer;
+  };
   const fitted = (answer: true | string): true | string => (answer === true ? true : wrapText(answer, columns ? columns - 2 : undefined));
   // The keys line under a list, in the wizard's words.
   // Without the wizard's words, inquirer's own in the run's language (English: as inquirer writes them).
@@ -151,20 +171,22 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
         // a field half-typed when Ctrl-C comes is kept in the draft (issue 24).
         let typed = '';
         try {
-          return await input(
-            {
-              message: options.message,
-              ...(options.default !== undefined && options.default !== '' ? { default: options.default } : {}),
-              ...(validate ? { validate: (value: string) => fitted(validate(value)) } : {}),
-              transformer: (value: string, { isFinal }: { isFinal: boolean }) => {
-                typed = value;
-                // Without a hint, the answer as inquirer's own theme shows it (@inquirer/core: cyan).
-                if (!hint) return isFinal ? styleText('cyan', value) : value;
-                const text = hint(value);
-                return text ? `${value}  ${dim(text)}` : value;
+          return await listen(
+            input(
+              {
+                message: options.message,
+                ...(options.default !== undefined && options.default !== '' ? { default: options.default } : {}),
+                ...(validate ? { validate: (value: string) => fitted(refused(validate(value))) } : {}),
+                transformer: (value: string, { isFinal }: { isFinal: boolean }) => {
+                  typed = value;
+                  // Without a hint, the answer as inquirer's own theme shows it (@inquirer/core: cyan).
+                  if (!hint) return isFinal ? styleText('cyan', value) : value;
+                  const text = hint(value);
+                  return text ? `${value}  ${dim(text)}` : value;
+                },
               },
-            },
-            context,
+              context,
+            ),
           );
         } catch (error) {
           if (typed !== '' && error instanceof Error) (error as Error & { partial?: string }).partial = typed;
@@ -174,7 +196,8 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
     select: (options) =>
       guard(async () => {
         const { default: select } = await import('@inquirer/select');
-        return select(
+        if (options.fresh) keys?.drop();
+        return listen(select(
           {
             message: options.message,
             choices: options.choices,
@@ -183,12 +206,12 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
             ...helpTip(options.help),
           },
           context,
-        );
+        ));
       }, raise),
     search: (options) =>
       guard(async () => {
         const { default: search } = await import('@inquirer/search');
-        return search(
+        return listen(search(
           {
             message: options.message,
             source: (term) => options.source(term ?? ''),
@@ -197,12 +220,12 @@ export function createPrompts(io: Pick<Io, 'stdin' | 'stderr' | 'lang'>, options
             ...(lang === 'en' ? helpTip(options.help) : { theme: { style: { ...errorStyle, keysHelpTip: options.help ? () => dim(options.help as string) : keysTip(lang, dim) } } }),
           },
           context,
-        );
+        ));
       }, raise),
     confirm: (options) =>
       guard(async () => {
         const { default: confirm } = await import('@inquirer/confirm');
-        return confirm({ message: options.message, default: options.default, ...confirmTheme }, context);
+        return listen(confirm({ message: options.message, default: options.default, ...confirmTheme }, context));
       }, raise),
   };
 }

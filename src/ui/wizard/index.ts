@@ -15,6 +15,7 @@ import type { Note } from '../../domain/normalize.js';
 import type { Io } from '../io.js';
 import { createPrompts, PromptCancelledError, type PromptChoice, type WizardPrompts } from '../prompts.js';
 import { createTheme, type Theme } from '../theme.js';
+import { typeAhead } from '../type-ahead.js';
 import { writeWrapped } from '../wrap.js';
 import {
   checkField,
@@ -82,12 +83,17 @@ export async function runWizard(options: WizardOptions): Promise<WizardResult> {
   const { io, lang } = options;
   if (!io.canPrompt) throw new UsageError(msg('wizard.noTerminal'), msg('wizard.noTerminalHint'));
   const theme = createTheme(io);
-  const wizard = new Wizard(options, options.prompts ?? createPrompts({ ...io, lang }, { dim: theme.muted, ...(options.signal ? { signal: options.signal } : {}) }), theme);
+  // Keys typed ahead reach the next fields in order (src/ui/type-ahead.ts), while the wizard asks.
+  const keys = options.prompts ? undefined : typeAhead(io.stdin);
+  const prompts = options.prompts ?? createPrompts({ ...io, lang }, { dim: theme.muted, ...(options.signal ? { signal: options.signal } : {}), ...(keys ? { keys } : {}) });
+  const wizard = new Wizard(options, prompts, theme);
   try {
     return await wizard.run();
   } catch (error) {
     if (error instanceof PromptCancelledError) return wizard.leave();
     throw error;
+  } finally {
+    keys?.stop();
   }
 }
 
@@ -170,6 +176,8 @@ class Wizard {
         name: 'menu',
         message: say(this.lang, 'wizard.menu'),
         help: listHelp(this.lang),
+        // An Enter typed ahead is not a Submit: the clerk sees the summary first.
+        fresh: true,
         choices: [
           { value: 'submit', name: say(this.lang, 'wizard.menuSubmit') },
           { value: 'edit', name: say(this.lang, 'wizard.menuEdit') },
