@@ -6,7 +6,7 @@
  * reason is masked unless --reveal. Files are written by the one safe writer (safe-file.ts).
  */
 import { EconsigError, ExitCode, UsageError } from '../errors.js';
-import { type Lang, type Voice, msg, say } from '../i18n/index.js';
+import { type Lang, type Voice, formatLocalTime, msg, say } from '../i18n/index.js';
 import type { Ledger } from '../domain/report.js';
 import type { RunView } from '../flows/runs.js';
 import { appendToFile, checkOutputPath, writeFileSafely } from '../safe-file.js';
@@ -118,7 +118,7 @@ export function htmlReport(voice: Voice, view: RunView, usualMs: number): string
 <html lang="${voice.lang}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${title}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin-bottom:1em}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f3f3f3}.muted{color:#666}</style></head>
 <body><h1>${title}</h1>
-<p class="muted">${escapeHtml(view.run.startedAt)} · ${escapeHtml(view.run.profile)} · ${escapeHtml(view.run.baseUrl)}</p>
+<p class="muted">${escapeHtml(formatLocalTime(view.run.startedAt))} · ${escapeHtml(view.run.profile)} · ${escapeHtml(view.run.baseUrl)}</p>
 <p>${escapeHtml(inputsLine)}<br>${escapeHtml(acceptedLine)}</p>
 <h2>${escapeHtml(say(voice, 'runs.reportLedger'))}</h2>
 ${chartSvg(voice, view.ledger)}

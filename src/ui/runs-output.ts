@@ -3,7 +3,7 @@
  * and end (docs/cli-contract.md, "Runs"): --json documents on stdout, lines for people. A
  * reason may quote a person's data: masked unless --reveal.
  */
-import { type Lang, type MessageKey, type Voice, say } from '../i18n/index.js';
+import { type Lang, type MessageKey, type Voice, formatLocalTime, localTime, say } from '../i18n/index.js';
 import { ACCEPTED_PARTS, type Ledger, LEDGER_PARTS, type LedgerPart, ledgerPart } from '../domain/report.js';
 import type { RunInputRecord, RunRecord } from '../record/record.js';
 import { isLive, type RunView } from '../flows/runs.js';
@@ -45,7 +45,7 @@ const ledgerJson = (ledger: Ledger) => ledger;
 
 /** How a run stands: ended, running, or stopped without ending (its process gone). */
 function stateOf(lang: Lang, run: RunRecord): string {
-  if (run.endedAt !== null) return say(lang, 'runs.stateEnded', { at: run.endedAt });
+  if (run.endedAt !== null) return say(lang, 'runs.stateEnded', { at: localTime(run.endedAt) });
   const where = { pid: run.pid, host: run.by.host ?? '?' };
   return say(lang, isLive(run) ? 'runs.stateRunning' : 'runs.stateDead', where);
 }
@@ -61,7 +61,7 @@ export function renderRuns(io: Io, runs: ReadonlyArray<{ run: RunRecord; ledger:
     io.stderr.write(`${t.muted(say(io, 'runs.none'))}\n`);
     return;
   }
-  const lines = runs.map(({ run, ledger }) => `${t.strong(run.id)}  ${t.muted(run.startedAt)}  ${printable(run.profile)}  ${brief(io.lang, ledger)}${run.endedAt === null ? `  ${t.warning(stateOf(io.lang, run))}` : ''}`);
+  const lines = runs.map(({ run, ledger }) => `${t.strong(run.id)}  ${t.muted(formatLocalTime(run.startedAt))}  ${printable(run.profile)}  ${brief(io.lang, ledger)}${run.endedAt === null ? `  ${t.warning(stateOf(io.lang, run))}` : ''}`);
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -120,7 +120,7 @@ export function renderRun(io: Io, view: RunView, usualMs: number): void {
   const who = [run.by.user && run.by.host ? `${run.by.user}@${run.by.host}` : (run.by.user ?? run.by.host), run.by.ci ? say(io, 'runs.ciJob', { job: run.by.ci }) : null].filter(Boolean).join(', ');
   const [inputsLine, acceptedLine] = ledgerLines(io, ledger);
   const lines = [
-    `${t.strong(say(io, 'runs.started', { id: run.id }))}  ${t.muted(run.startedAt)}  ${stateOf(io.lang, run)}`,
+    `${t.strong(say(io, 'runs.started', { id: run.id }))}  ${t.muted(formatLocalTime(run.startedAt))}  ${stateOf(io.lang, run)}`,
     `  ${printable(run.profile)}  ${printable(run.baseUrl)}  ${say(io, 'runs.by', { who: printable(who) })}`,
     `  ${t.muted(printable(run.command))}`,
     inputsLine,

@@ -104,6 +104,13 @@ describe('a submit is a run (SQLite)', () => {
     expect(shown.stdout).toContain('9 inputs = 2 invalid + 0 not sent + 0 skipped + 6 accepted + 0 rejected + 1 not found + 0 unknown');
     expect(shown.stdout).toContain('the ledger balances');
     expect(shown.stdout).toMatch(/denied or cancelled \(2\)[\s\S]*PROP-6005[^\n]*Margem consignável insuficiente/);
+    // People read local time with its offset (issue 24); the ISO instant stays in --json.
+    const localWithOffset = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2}/;
+    expect(shown.stdout).toMatch(localWithOffset);
+    expect(shown.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    const list = await runCli(['runs'], { env });
+    expect(list.stdout).toMatch(localWithOffset);
+    expect(list.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
 
   }, 30_000);
 });
