@@ -44,9 +44,11 @@ describe('sandbox trigger (POST /sandbox/v1/trigger)', () => {
     const sbx = await sandbox({ webhookUrl: listener.url });
     const res = await trigger(sbx, { outcome: 'cancelled', idProposta: 'PROP-1003', times: 2 });
     expect(res.json.attempts).toEqual([{ httpStatus: 500, error: null, delivered: false }]);
-    await waitFor(() => listener.deliveries.length === 2);
+    // The sandbox logs an attempt once its answer is in, after the receiver has the delivery: wait for both.
+    const attempts = (): boolean[] => sbx.logs.filter((e): e is WebhookLogEntry => e.event === 'webhook').map((e) => e.delivered);
+    await waitFor(() => listener.deliveries.length === 2 && attempts().length === 2);
     expect(JSON.parse(listener.deliveries[1]!.body)).toMatchObject({ idProposta: 'PROP-1003', status: 'CANCELADO' });
-    expect(sbx.logs.filter((e): e is WebhookLogEntry => e.event === 'webhook').map((e) => e.delivered)).toEqual([false, true]);
+    expect(attempts()).toEqual([false, true]);
   });
 
   it('refuses a wrong token (401), a contract it did not issue (404), both or neither of contract and proposal (400), a path into a prototype (400)', async () => {
