@@ -18,7 +18,7 @@ import { type BatchProgress, type RunInputs, StoreIncompleteError, type SubmitIt
 import type { TokenSource } from '../service/token-source.js';
 import type { TlsConnectOptions } from '../settings/tls-files.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
-import type { SheetInput } from './sheet-inputs.js';
+import type { SheetFormat } from '../sheets/kind.js';
 
 export interface RecordOptions {
   home: string;
@@ -312,6 +312,19 @@ export function createTally(keep: boolean): RunTally {
 /** 0 when every file succeeded; otherwise the code of the first that did not. */
 export function submitExitCode(results: readonly SubmitResult[]): number {
   return firstFailure(results.map((r) => r.exitCode));
+}
+
+/** A sheet given to submit: where its rows' results go back. */
+export interface SheetInput {
+  file: string;
+  absolute: string | null;
+  format: SheetFormat;
+  /** The header as the sheet shows it, by column. */
+  header: string[];
+  /** The row number of the header. */
+  headerRow: number;
+  /** Its data rows (those of `--row` only). */
+  rows: number;
 }
 
 /**

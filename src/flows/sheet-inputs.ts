@@ -10,7 +10,7 @@ import { type SheetFormat, sheetFormatOf } from '../sheets/kind.js';
 import { type Spooled, spoolToFile } from '../sheets/spool.js';
 import { type Message, msg } from '../i18n/index.js';
 import type { StdinReader } from './inputs.js';
-import { type SubmitInputs, createPlanner } from './run-submit.js';
+import { type SheetInput, type SubmitInputs, createPlanner } from './run-submit.js';
 import { checkSource } from './validate-files.js';
 import type { Source, FileReport } from '../domain/report.js';
 
@@ -33,19 +33,6 @@ export async function* checkSheetSource(source: Source, options: SheetInputOptio
     return;
   }
   yield* checkSheet(source, format, { ...options, stdin: options.stdin as SheetOptions['stdin'] });
-}
-
-/** A sheet given to submit: where its rows' results go back. */
-export interface SheetInput {
-  file: string;
-  absolute: string | null;
-  format: SheetFormat;
-  /** The header as the sheet shows it, by column. */
-  header: string[];
-  /** The row number of the header. */
-  headerRow: number;
-  /** Its data rows (those of `--row` only). */
-  rows: number;
 }
 
 type ReadOptions = SheetInputOptions & { cwd: string };

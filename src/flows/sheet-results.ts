@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 import { type Lang, msg } from '../i18n/index.js';
 import { type ResultsWriter, openResults, resultsPath } from '../sheets/results.js';
-import type { SheetInput } from './sheet-inputs.js';
+import type { SheetInput } from './run-submit.js';
 import type { SubmitResult, FileReport } from '../domain/report.js';
 
 export interface SheetResults {

@@ -15,7 +15,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FOLDER_MODE, writeFileSafely } from '../safe-file.js';
 import { createInterface } from 'node:readline';
-import { type AnswerRecord, type LegacyEntry, recordedService, type Store } from './record.js';
+import { type AnswerRecord, type ImportReport, type LegacyEntry, recordedService, type Store } from './record.js';
 import type { DeliveryRecord } from '../webhook/delivery.js';
 import { ensureHome, StorageError, storageHint } from '../settings/home.js';
 
@@ -23,15 +23,6 @@ export const JOURNAL_FILE = 'journal.jsonl';
 // Lines per transaction: large enough that commits (an fsync each) cost little, small
 // enough that memory stays bounded and a cut-short import loses little work.
 const BATCH_LINES = 1_000;
-
-export interface ImportReport {
-  journal: string;
-  renamedTo: string;
-  lines: number;
-  imported: number;
-  /** Lines that were not JSON or not a journal entry (a crash mid-write, a hand edit). */
-  skipped: number;
-}
 
 type Json = Record<string, unknown>;
 const isStr = (v: unknown): v is string => typeof v === 'string';

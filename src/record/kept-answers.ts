@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { msg } from '../i18n/index.js';
 import { appendToFile } from '../safe-file.js';
 import { StorageError, storageHint } from '../settings/home.js';
-import type { AnswerRecord, Store } from './record.js';
+import type { AnswerRecord, KeptAnswersReport, Store } from './record.js';
 
 export const KEPT_ANSWERS_FILE = 'unrecorded-answers.jsonl';
 
@@ -43,14 +43,6 @@ export function answerKeeper(home: string, store: Pick<Store, 'location'>): Answ
       appendToFile(file, `${JSON.stringify(line)}\n`);
     },
   };
-}
-
-/** What recording the kept answers did: how many went into the store, how many lines stay in the file. */
-export interface KeptAnswersReport {
-  file: string;
-  recorded: number;
-  /** Lines for another store, or unreadable (a line cut by a crash): left in the file. */
-  left: number;
 }
 
 const isKept = (value: unknown, store: string): value is KeptAnswer => {

@@ -9,8 +9,6 @@
  */
 import type { DeliveryRecord, DeliverySink, ForwardRecord } from '../webhook/delivery.js';
 import { serviceIdentity } from '../service/base-url.js';
-import type { ImportReport } from './import-journal.js';
-import type { KeptAnswersReport } from './kept-answers.js';
 
 /** What one submission got back from the service (or `unknown`: sent, no answer). */
 export interface AnswerRecord {
@@ -117,6 +115,24 @@ export interface SettleRequest {
   service: string;
   /** The answer to record: `accepted` with the contract, or `skipped` (it never arrived). */
   answer: AnswerRecord;
+}
+
+/** What importing an old `journal.jsonl` did (import-journal.ts). */
+export interface ImportReport {
+  journal: string;
+  renamedTo: string;
+  lines: number;
+  imported: number;
+  /** Lines that were not JSON or not a journal entry (a crash mid-write, a hand edit). */
+  skipped: number;
+}
+
+/** What recording the kept answers did: how many went into the store, how many lines stay in the file. */
+export interface KeptAnswersReport {
+  file: string;
+  recorded: number;
+  /** Lines for another store, or unreadable (a line cut by a crash): left in the file. */
+  left: number;
 }
 
 /** What opening the store did that the operator should hear of, once (a line on stderr). */

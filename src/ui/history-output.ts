@@ -1,5 +1,4 @@
-import type { ImportReport } from '../record/import-journal.js';
-import type { HistoryPage, StoreNotice } from '../record/record.js';
+import type { HistoryPage, ImportReport, StoreNotice } from '../record/record.js';
 import { type Lang, formatLocalTime, isMessageKey, say } from '../i18n/index.js';
 import { outcomeName } from './submit-output.js';
 import type { Io } from './io.js';
